@@ -1,0 +1,85 @@
+/**
+ * Expression errors, named after bxp's error names so agents can switch on them.
+ *
+ * @example
+ * ```ts
+ * import { ExprError } from "./errors.ts";
+ * const err = new ExprError("UnknownFunction", "unknown function 'FOO'", 0, 3);
+ * err.toJSON(); // { ok: false, error: "UnknownFunction", detail: "unknown function 'FOO'", off: 0, len: 3 }
+ * ```
+ * @module
+ */
+
+/** The bxp error names this implementation raises. */
+export type ExprErrorName =
+  | "UnexpectedToken"
+  | "UnexpectedEnd"
+  | "UnterminatedString"
+  | "UnterminatedFieldRef"
+  | "ExpectedComma"
+  | "ExpectedRParen"
+  | "UnknownFunction"
+  | "WrongArgCount"
+  | "NotANumber"
+  | "NumberOverflow"
+  | "NumberOutOfRange"
+  | "InvalidDate"
+  | "SplitPartBadIndex"
+  | "DateFormatBadToken"
+  | "StringExpected"
+  | "BadRegexPattern"
+  | "UnknownVariable"
+  | "NestingTooDeep"
+  | "ExpressionTooLong"
+  | "BadInput";
+
+/**
+ * A failure while parsing, checking or evaluating an expression.
+ * `off`/`len` are the byte span (UTF-8) of the culprit in the source; `len` 0 means "not pinned".
+ */
+export class ExprError extends Error {
+  /** bxp error name, e.g. `NotANumber`. */
+  readonly error: string;
+  /** Human detail. */
+  readonly detail: string;
+  /** Byte offset of the culprit in the expression source. */
+  off: number;
+  /** Byte length of the culprit; 0 when the span is unknown. */
+  len: number;
+
+  constructor(error: ExprErrorName | string, detail: string, off = 0, len = 0) {
+    super(`${error}: ${detail}`);
+    this.name = "ExprError";
+    this.error = error;
+    this.detail = detail;
+    this.off = off;
+    this.len = len;
+  }
+
+  /** True when this error is a data error (bad value at run time) that IFERROR may catch. */
+  get isDataError(): boolean {
+    return DATA_ERRORS.has(this.error);
+  }
+
+  /** bxp's error object shape: `off`/`len` only when the span is pinned (`len > 0`). */
+  toJSON(): { ok: false; error: string; detail: string; off?: number; len?: number } {
+    const out: { ok: false; error: string; detail: string; off?: number; len?: number } = {
+      ok: false,
+      error: this.error,
+      detail: this.detail,
+    };
+    if (this.len > 0) {
+      out.off = this.off;
+      out.len = this.len;
+    }
+    return out;
+  }
+}
+
+/** Errors caused by row data rather than by the template; IFERROR catches only these. */
+export const DATA_ERRORS: ReadonlySet<string> = new Set([
+  "NotANumber",
+  "NumberOverflow",
+  "InvalidDate",
+  "StringExpected",
+]);
