@@ -1,0 +1,151 @@
+/**
+ * Guarded JSON parsing for untrusted protocol input.
+ *
+ * Three hazards are handled here so the router never sees them: nesting deep enough to exhaust the stack,
+ * `__proto__` keys (dropped so no consumer can be tricked into prototype games), and integer ids or
+ * progress tokens too large for a double (their source text is kept so they can be echoed byte for byte).
+ *
+ * @module
+ */
+
+/** Deepest array/object nesting accepted in one incoming message (the root object counts as level 1). */
+export const MAX_JSON_DEPTH = 64;
+
+/** Keys whose numeric values must round-trip exactly because the peer matches on them. */
+const VERBATIM_NUMBER_KEYS: ReadonlySet<string> = new Set(["id", "requestId", "progressToken"]);
+
+/** Outcome of {@link parseJsonMessage}. */
+export type ParsedJson =
+  | {
+    readonly ok: true;
+    readonly value: unknown;
+    /**
+     * Source text of a number stored under `key` in `holder` when it would not survive a trip through a
+     * double (e.g. `12345678901234567890`), else `undefined`. Only `id`, `requestId` and `progressToken`
+     * are tracked.
+     */
+    rawNumber(holder: object, key: string): string | undefined;
+  }
+  | { readonly ok: false; readonly reason: "syntax" | "too_deep"; readonly detail: string };
+
+type SourceReviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
+
+/** The runtime has JSON.parse source access and JSON.rawJSON; TypeScript's lib does not declare them yet. */
+const jsonWithSource = JSON as unknown as {
+  parse(text: string, reviver: SourceReviver): unknown;
+  rawJSON?: (text: string) => unknown;
+};
+
+/**
+ * Whether `text` nests arrays/objects deeper than `maxDepth`, found by a cheap scan that skips string
+ * contents. Malformed text is not judged here (JSON.parse reports it).
+ *
+ * @example
+ * ```ts
+ * exceedsJsonDepth("[[[]]]", 2); // true
+ * exceedsJsonDepth('{"a":"[[[["}', 1); // false: brackets inside strings do not count
+ * ```
+ */
+export function exceedsJsonDepth(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) { // '"': jump to the closing quote with indexOf so long strings cost little
+      let end = text.indexOf('"', i + 1);
+      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end === -1) return false;
+      i = end + 1;
+      continue;
+    }
+    if (c === 0x5b || c === 0x7b) { // '[' '{'
+      depth++;
+      if (depth > maxDepth) return true;
+    } else if (c === 0x5d || c === 0x7d) { // ']' '}'
+      depth--;
+    }
+    i++;
+  }
+  return false;
+}
+
+/** An odd run of backslashes before `quoteAt` means the quote is escaped. */
+function isEscaped(text: string, quoteAt: number): boolean {
+  let backslashes = 0;
+  for (let k = quoteAt - 1; k >= 0 && text.charCodeAt(k) === 0x5c; k--) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+/**
+ * Parse one incoming JSON message: refuses nesting deeper than `maxDepth` before parsing, drops every
+ * `__proto__` key, and remembers the source text of oversized numeric ids/tokens.
+ *
+ * @example
+ * ```ts
+ * const parsed = parseJsonMessage('{"id":1,"__proto__":{"x":1}}');
+ * if (parsed.ok) Object.keys(parsed.value as object); // ["id"]
+ * ```
+ */
+export function parseJsonMessage(text: string, maxDepth: number = MAX_JSON_DEPTH): ParsedJson {
+  if (exceedsJsonDepth(text, maxDepth)) {
+    return { ok: false, reason: "too_deep", detail: `message nests deeper than ${maxDepth} levels` };
+  }
+  const raw = new Map<object, Map<string, string>>();
+  const reviver: SourceReviver = function (this: unknown, key, value, context) {
+    if (key === "__proto__") return undefined;
+    if (
+      typeof value === "number" && VERBATIM_NUMBER_KEYS.has(key) && context?.source !== undefined &&
+      context.source !== String(value) && typeof this === "object" && this !== null
+    ) {
+      let byKey = raw.get(this);
+      if (!byKey) raw.set(this, byKey = new Map());
+      byKey.set(key, context.source);
+    }
+    return value;
+  };
+  let value: unknown;
+  try {
+    value = jsonWithSource.parse(text, reviver);
+  } catch (error) {
+    return { ok: false, reason: "syntax", detail: error instanceof Error ? error.message : String(error) };
+  }
+  return { ok: true, value, rawNumber: (holder, key) => raw.get(holder)?.get(key) };
+}
+
+/**
+ * Parse text a tool produced, keeping every number's exact source text (via `JSON.rawJSON`) when a double
+ * would change it, so re-serialising the result reproduces the tool's digits. Returns `undefined` when
+ * the text is not valid JSON or nests deeper than `maxDepth`.
+ *
+ * @example
+ * ```ts
+ * JSON.stringify(parseJsonFaithfully('{"v":1.50}')); // '{"v":1.50}'
+ * ```
+ */
+export function parseJsonFaithfully(text: string, maxDepth: number = MAX_JSON_DEPTH * 4): unknown {
+  if (exceedsJsonDepth(text, maxDepth)) return undefined;
+  const rawJSON = jsonWithSource.rawJSON;
+  const reviver: SourceReviver = (_key, value, context) => {
+    if (
+      typeof value === "number" && rawJSON && context?.source !== undefined &&
+      context.source !== String(value)
+    ) {
+      return rawJSON(context.source);
+    }
+    return value;
+  };
+  try {
+    return jsonWithSource.parse(text, reviver);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A value that `JSON.stringify` writes as exactly `source` (a JSON number's text), falling back to
+ * `fallback` on runtimes without `JSON.rawJSON`.
+ */
+export function rawJsonNumber(source: string, fallback: number): unknown {
+  return jsonWithSource.rawJSON ? jsonWithSource.rawJSON(source) : fallback;
+}

@@ -1,0 +1,523 @@
+/**
+ * A transport-independent MCP server core: one JSON-RPC message in, zero or more JSON lines out through
+ * an injected `send`. It knows the MCP handshake, the tool catalog, progress and cancellation; it knows
+ * nothing of what the tools do.
+ *
+ * @module
+ */
+
+import { parseJsonMessage } from "./json_input.ts";
+import {
+  ErrorCode,
+  type ErrorData,
+  errorResponse,
+  notificationMessage,
+  type RequestId,
+  resultResponse,
+  toWireId,
+  type WireId,
+} from "./jsonrpc.ts";
+import { toCallToolResult, toolFailure, type ToolResult } from "./tool_result.ts";
+import { negotiateProtocolVersion } from "./versions.ts";
+
+export type { ToolResult } from "./tool_result.ts";
+export type { RequestId } from "./jsonrpc.ts";
+
+/** Identity and guidance the server announces in its `initialize` result. */
+export interface ServerOptions {
+  /** Machine name, e.g. `"bxp-mcp"`. */
+  name: string;
+  /** Human-facing display name (MCP 2025-06-18+). */
+  title?: string;
+  /** Server version string. */
+  version: string;
+  /** Usage hints for the model, sent as `instructions`. */
+  instructions?: string;
+  /** Diagnostics sink (stderr in the stdio adapter); never used for protocol output. */
+  log?: (message: string) => void;
+}
+
+/** What a tool handler can do besides computing its result. */
+export interface ToolCall {
+  /** The tool's registered name. */
+  readonly name: string;
+  /** The JSON-RPC id of the `tools/call` request. */
+  readonly requestId: RequestId;
+  /** Aborted when the client cancels the request or the transport closes; stop work when it fires. */
+  readonly signal: AbortSignal;
+  /**
+   * Report progress. Sends `notifications/progress` only when the request carried
+   * `params._meta.progressToken`, only while the call is running, and only when `progress` grows (the
+   * spec requires strictly increasing values); otherwise a silent no-op.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /** The standard failure result: `isError: true` with text `error: <message>`. */
+  fail(message: string): ToolResult;
+}
+
+/**
+ * A tool implementation. `args` is the request's `arguments` object, or `null` when it was absent; a
+ * thrown error becomes a failure result (`error: <message>`).
+ */
+export type ToolHandler = (
+  args: Record<string, unknown> | null,
+  call: ToolCall,
+) => Promise<ToolResult> | ToolResult;
+
+/** A tool as registered with {@link McpServer.addTool}. */
+export interface ToolDefinition {
+  /** Unique name, 1-128 characters of `[A-Za-z0-9_.-]`. */
+  name: string;
+  /** Optional display name listed next to the tool (MCP 2025-06-18+). */
+  title?: string;
+  /** What the tool does, for the model. */
+  description: string;
+  /** JSON Schema of `arguments`; its root must be `type: "object"`. */
+  inputSchema: Record<string, unknown>;
+  /** JSON Schema of `structuredContent`; root `type: "object"`; requires `allowStructured`. */
+  outputSchema?: Record<string, unknown>;
+  /** Optional MCP tool annotations (`readOnlyHint`, `destructiveHint`, ...), listed verbatim. */
+  annotations?: Record<string, unknown>;
+  /** Whether a single-JSON-object text result is also exposed as `structuredContent`. */
+  allowStructured: boolean;
+  /** The implementation. */
+  handler: ToolHandler;
+}
+
+/** Receives each outgoing message: one complete JSON text without a trailing newline. */
+export type Send = (json: string) => void;
+
+/** What the client said about itself in `initialize` (kept leniently: never a reason to refuse). */
+export interface ClientInfo {
+  name: string;
+  version?: string;
+  title?: string;
+}
+
+/** Tool names as the 2025-11-25 revision recommends them. */
+const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** Longest client-supplied string echoed back inside `error.data` or kept from `clientInfo`. */
+const MAX_ECHOED_CHARS = 256;
+
+interface InFlightCall {
+  readonly controller: AbortController;
+  state: "running" | "cancelled" | "done";
+}
+
+/** Settled value of a call whose signal fired before its handler finished. */
+const ABORTED: unique symbol = Symbol("aborted");
+
+/**
+ * The MCP server core. Feed it one message per {@link McpServer.handleLine} call; it answers through the
+ * `send` given with that line. Calls run concurrently: the caller decides whether to await each line.
+ * One instance serves one client connection (request ids are only unique per connection).
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer({ name: "demo", version: "1.0.0" });
+ * server.addTool({
+ *   name: "echo",
+ *   description: "Echo the text argument.",
+ *   inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+ *   allowStructured: false,
+ *   handler: (args, call) => typeof args?.text === "string" ? { text: args.text } : call.fail("missing 'text'"),
+ * });
+ * await server.handleLine('{"jsonrpc":"2.0","id":1,"method":"ping"}', (json) => console.error(json));
+ * ```
+ */
+export class McpServer {
+  readonly #options: ServerOptions;
+  readonly #tools = new Map<string, ToolDefinition>();
+  readonly #inFlight = new Map<string, InFlightCall>();
+  #protocolVersion: string | null = null;
+  #clientInfo: ClientInfo | null = null;
+  #clientInitialized = false;
+
+  /** Create a server announcing `options` in its `initialize` result. */
+  constructor(options: ServerOptions) {
+    this.#options = { ...options };
+  }
+
+  /**
+   * Register a tool; `tools/list` reports tools in registration order. Throws on a duplicate or malformed
+   * name, a non-object schema root, or an `outputSchema` on a tool that may not return structured
+   * content (clients reject such a tool's every plain-text answer).
+   */
+  addTool(tool: ToolDefinition): void {
+    if (!TOOL_NAME_PATTERN.test(tool.name)) {
+      throw new Error(`tool name ${JSON.stringify(tool.name)} must be 1-128 characters of [A-Za-z0-9_.-]`);
+    }
+    if (this.#tools.has(tool.name)) throw new Error(`tool '${tool.name}' is already registered`);
+    if (!isObjectSchema(tool.inputSchema)) {
+      throw new Error(`tool '${tool.name}': inputSchema must be a JSON Schema object with type "object"`);
+    }
+    if (tool.outputSchema !== undefined) {
+      if (!isObjectSchema(tool.outputSchema)) {
+        throw new Error(`tool '${tool.name}': outputSchema must be a JSON Schema object with type "object"`);
+      }
+      if (!tool.allowStructured) {
+        throw new Error(`tool '${tool.name}': an outputSchema requires allowStructured: true`);
+      }
+    }
+    this.#tools.set(tool.name, { ...tool });
+  }
+
+  /** Names of the registered tools, in catalog order. */
+  get toolNames(): readonly string[] {
+    return [...this.#tools.keys()];
+  }
+
+  /** The revision agreed in the latest `initialize`, or `null` before any. */
+  get protocolVersion(): string | null {
+    return this.#protocolVersion;
+  }
+
+  /** The `clientInfo` of the latest `initialize`, or `null` when absent or malformed. */
+  get clientInfo(): ClientInfo | null {
+    return this.#clientInfo;
+  }
+
+  /** Whether `notifications/initialized` has arrived. Requests are served either way. */
+  get clientInitialized(): boolean {
+    return this.#clientInitialized;
+  }
+
+  /** Number of `tools/call` requests still running. */
+  get inFlightCount(): number {
+    return this.#inFlight.size;
+  }
+
+  /**
+   * Abort every running tool call and suppress its response (e.g. the transport closed). The server stays
+   * usable for new messages.
+   */
+  cancelAll(reason: string): void {
+    for (const call of this.#inFlight.values()) this.#cancel(call, reason);
+  }
+
+  /**
+   * Handle one incoming message line. Blank lines are ignored and a trailing CR is tolerated. Answers go
+   * to `send`; the promise settles once the message is fully handled (for a tool call: its result was
+   * sent, or it was cancelled). Never rejects.
+   */
+  async handleLine(line: string, send: Send): Promise<void> {
+    if (line.trim() === "") return;
+    const emit = (json: string) => this.#emit(send, json);
+    try {
+      await this.#route(line, emit);
+    } catch (error) {
+      // Only a bug in this layer lands here; the message's id is unknown at this point.
+      this.#log(`internal error while handling a message: ${describeError(error)}`);
+      emit(errorResponse(null, ErrorCode.internalError, "Internal error"));
+    }
+  }
+
+  async #route(line: string, emit: Send): Promise<void> {
+    const parsed = parseJsonMessage(line);
+    if (!parsed.ok) {
+      if (parsed.reason === "too_deep") {
+        emit(errorResponse(null, ErrorCode.invalidRequest, `Invalid request: ${parsed.detail}`));
+      } else {
+        emit(errorResponse(null, ErrorCode.parseError, "Parse error", { detail: clip(parsed.detail) }));
+      }
+      return;
+    }
+    const message = parsed.value;
+    if (Array.isArray(message)) {
+      emit(errorResponse(null, ErrorCode.invalidRequest, "Invalid request: batch arrays are not supported"));
+      return;
+    }
+    if (!isRecord(message)) {
+      emit(errorResponse(null, ErrorCode.invalidRequest, "Invalid request: a message must be a JSON object"));
+      return;
+    }
+    const hasMethod = Object.hasOwn(message, "method");
+    if (!hasMethod && (Object.hasOwn(message, "result") || Object.hasOwn(message, "error"))) {
+      // Answering a response would be a protocol violation of our own; this server sends no requests.
+      this.#log("ignored a response-shaped message");
+      return;
+    }
+    let id: WireId | null = null;
+    if (Object.hasOwn(message, "id")) {
+      id = toWireId(message.id, parsed.rawNumber(message, "id"));
+      if (id === null) {
+        emit(errorResponse(null, ErrorCode.invalidRequest, "Invalid request id"));
+        return;
+      }
+    }
+    const method = message.method;
+    const versionOk = !Object.hasOwn(message, "jsonrpc") || message.jsonrpc === "2.0";
+    if (id === null) {
+      // Notifications are never answered, not even when malformed.
+      if (versionOk && typeof method === "string") {
+        this.#handleNotification(method, message.params, parsed.rawNumber);
+      } else {
+        this.#log("dropped a malformed notification");
+      }
+      return;
+    }
+    if (!versionOk) {
+      emit(errorResponse(id, ErrorCode.invalidRequest, 'Invalid request: "jsonrpc" must be "2.0"'));
+      return;
+    }
+    if (!hasMethod) {
+      emit(errorResponse(id, ErrorCode.invalidRequest, "Missing method"));
+      return;
+    }
+    if (typeof method !== "string") {
+      emit(errorResponse(id, ErrorCode.invalidRequest, "Invalid method"));
+      return;
+    }
+    if (method.startsWith("notifications/")) {
+      emit(
+        errorResponse(id, ErrorCode.invalidRequest, "Invalid request: a notification must not carry an id", {
+          method: clip(method),
+        }),
+      );
+      return;
+    }
+    await this.#handleRequest(id, method, message, parsed.rawNumber, emit);
+  }
+
+  #handleNotification(method: string, params: unknown, rawNumber: RawNumberLookup): void {
+    if (method === "notifications/initialized") {
+      this.#clientInitialized = true;
+    } else if (method === "notifications/cancelled") {
+      if (!isRecord(params)) return;
+      const target = toWireId(params.requestId, rawNumber(params, "requestId"));
+      const call = target === null ? undefined : this.#inFlight.get(target.key);
+      // Unknown or finished ids are normal (the call may have just completed) and are ignored.
+      if (call !== undefined) {
+        const reason = typeof params.reason === "string" ? clip(params.reason) : "cancelled by the client";
+        this.#cancel(call, reason);
+      }
+    } else if (!method.startsWith("notifications/")) {
+      this.#log(`dropped '${clip(method)}' sent without an id`);
+    }
+  }
+
+  async #handleRequest(
+    id: WireId,
+    method: string,
+    message: Record<string, unknown>,
+    rawNumber: RawNumberLookup,
+    emit: Send,
+  ): Promise<void> {
+    const params = message.params;
+    switch (method) {
+      case "initialize":
+        emit(resultResponse(id, this.#initialize(params)));
+        return;
+      case "ping":
+        emit(resultResponse(id, {}));
+        return;
+      case "tools/list":
+        emit(resultResponse(id, { tools: [...this.#tools.values()].map(listedTool) }));
+        return;
+      case "tools/call":
+        await this.#callTool(id, message, rawNumber, emit);
+        return;
+      case "resources/list":
+        emit(resultResponse(id, { resources: [] }));
+        return;
+      case "resources/templates/list":
+        emit(resultResponse(id, { resourceTemplates: [] }));
+        return;
+      case "resources/read": {
+        const uri = isRecord(params) && typeof params.uri === "string"
+          ? { uri: clip(params.uri) }
+          : undefined;
+        emit(errorResponse(id, ErrorCode.resourceNotFound, "Resource not found", uri));
+        return;
+      }
+      case "prompts/list":
+        emit(resultResponse(id, { prompts: [] }));
+        return;
+      case "prompts/get": {
+        const data = isRecord(params) && typeof params.name === "string"
+          ? { name: clip(params.name) }
+          : undefined;
+        emit(errorResponse(id, ErrorCode.invalidParams, "Unknown prompt", data));
+        return;
+      }
+      default:
+        emit(errorResponse(id, ErrorCode.methodNotFound, "Method not found", { method: clip(method) }));
+    }
+  }
+
+  #initialize(params: unknown): Record<string, unknown> {
+    const request = isRecord(params) ? params : {};
+    const protocolVersion = negotiateProtocolVersion(request.protocolVersion);
+    this.#protocolVersion = protocolVersion;
+    this.#clientInfo = readClientInfo(request.clientInfo);
+    const { name, title, version, instructions } = this.#options;
+    const serverInfo: Record<string, unknown> = { name };
+    if (title !== undefined) serverInfo.title = title;
+    serverInfo.version = version;
+    const result: Record<string, unknown> = {
+      protocolVersion,
+      capabilities: { tools: { listChanged: false } },
+      serverInfo,
+    };
+    if (instructions !== undefined) result.instructions = instructions;
+    return result;
+  }
+
+  async #callTool(
+    id: WireId,
+    message: Record<string, unknown>,
+    rawNumber: RawNumberLookup,
+    emit: Send,
+  ): Promise<void> {
+    const invalid = (text: string, data?: ErrorData) =>
+      emit(errorResponse(id, ErrorCode.invalidParams, text, data));
+    if (!Object.hasOwn(message, "params")) return invalid("Missing params");
+    const params = message.params;
+    if (!isRecord(params)) return invalid("Invalid params");
+    if (!Object.hasOwn(params, "name")) return invalid("Missing tool name");
+    if (typeof params.name !== "string") return invalid("Invalid tool name");
+    const tool = this.#tools.get(params.name);
+    if (tool === undefined) return invalid("Unknown tool", { name: clip(params.name) });
+    const rawArgs = Object.hasOwn(params, "arguments") ? params.arguments : null;
+    if (rawArgs !== null && !isRecord(rawArgs)) {
+      return invalid("Invalid params: 'arguments' must be an object", { name: tool.name });
+    }
+    if (this.#inFlight.has(id.key)) {
+      emit(
+        errorResponse(
+          id,
+          ErrorCode.invalidRequest,
+          "Invalid request: id is already in use by a running call",
+        ),
+      );
+      return;
+    }
+    const progressToken = readProgressToken(params, rawNumber);
+    const entry: InFlightCall = { controller: new AbortController(), state: "running" };
+    this.#inFlight.set(id.key, entry);
+    let lastProgress = -Infinity;
+    const call: ToolCall = {
+      name: tool.name,
+      requestId: id.value,
+      signal: entry.controller.signal,
+      progress: (progress, total, text) => {
+        if (progressToken === undefined || entry.state !== "running") return;
+        if (!Number.isFinite(progress) || progress <= lastProgress) return;
+        lastProgress = progress;
+        const note: Record<string, unknown> = { progressToken: progressToken.wire, progress };
+        if (typeof total === "number" && Number.isFinite(total)) note.total = total;
+        if (text !== undefined) note.message = String(text);
+        emit(notificationMessage("notifications/progress", note));
+      },
+      fail: toolFailure,
+    };
+
+    let outcome: ToolResult | typeof ABORTED;
+    try {
+      const work = Promise.resolve().then(() => tool.handler(rawArgs, call));
+      outcome = await settledOrAborted(work, entry.controller.signal);
+    } catch (error) {
+      outcome = toolFailure(describeError(error));
+      if (entry.state === "running") this.#log(`tool '${tool.name}' threw: ${describeError(error)}`);
+    } finally {
+      this.#inFlight.delete(id.key);
+    }
+    if (entry.state === "cancelled" || outcome === ABORTED) {
+      entry.state = "cancelled";
+      return; // the spec asks for no response to a cancelled request
+    }
+    entry.state = "done";
+    if (!isRecord(outcome) || typeof outcome.text !== "string") {
+      this.#log(`tool '${tool.name}' returned a result without text`);
+      outcome = toolFailure(`tool '${tool.name}' returned no text`);
+    }
+    emit(resultResponse(id, toCallToolResult(outcome, tool.allowStructured)));
+  }
+
+  #cancel(call: InFlightCall, reason: string): void {
+    if (call.state !== "running") return;
+    call.state = "cancelled";
+    call.controller.abort(new DOMException(reason, "AbortError"));
+  }
+
+  #emit(send: Send, json: string): void {
+    try {
+      send(json);
+    } catch (error) {
+      this.#log(`send failed: ${describeError(error)}`);
+    }
+  }
+
+  #log(message: string): void {
+    try {
+      this.#options.log?.(message);
+    } catch {
+      // A failing logger must not take the session down.
+    }
+  }
+}
+
+type RawNumberLookup = (holder: object, key: string) => string | undefined;
+
+/** The `tools/list` entry of a registered tool. */
+function listedTool(tool: ToolDefinition): Record<string, unknown> {
+  const entry: Record<string, unknown> = { name: tool.name };
+  if (tool.title !== undefined) entry.title = tool.title;
+  entry.description = tool.description;
+  entry.inputSchema = tool.inputSchema;
+  if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema;
+  if (tool.annotations !== undefined) entry.annotations = tool.annotations;
+  return entry;
+}
+
+/** `params._meta.progressToken` when it is a usable token (string or number), else undefined. */
+function readProgressToken(params: Record<string, unknown>, rawNumber: RawNumberLookup): WireId | undefined {
+  const meta = params._meta;
+  if (!isRecord(meta) || !Object.hasOwn(meta, "progressToken")) return undefined;
+  return toWireId(meta.progressToken, rawNumber(meta, "progressToken")) ?? undefined;
+}
+
+function readClientInfo(value: unknown): ClientInfo | null {
+  if (!isRecord(value) || typeof value.name !== "string") return null;
+  const info: ClientInfo = { name: clip(value.name) };
+  if (typeof value.version === "string") info.version = clip(value.version);
+  if (typeof value.title === "string") info.title = clip(value.title);
+  return info;
+}
+
+/** Resolve with the work's value, or with ABORTED as soon as `signal` fires (the work is left behind). */
+function settledOrAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isObjectSchema(schema: unknown): boolean {
+  return isRecord(schema) && schema.type === "object";
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_ECHOED_CHARS ? text : `${text.slice(0, MAX_ECHOED_CHARS)}...`;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}

@@ -1,0 +1,69 @@
+/**
+ * Turning what a tool handler returns into an MCP `CallToolResult`.
+ *
+ * @module
+ */
+
+import { parseJsonFaithfully } from "./json_input.ts";
+
+/** What a tool handler returns: its text, and whether the call failed. */
+export interface ToolResult {
+  /** The tool's output; a single JSON object here may also be exposed as `structuredContent`. */
+  text: string;
+  /** `true` for a tool failure the model should notice (a domain "not ok" answer is not one). */
+  isError?: boolean;
+}
+
+/** The wire shape of a `tools/call` result. */
+export interface CallToolResult {
+  content: { type: "text"; text: string }[];
+  structuredContent?: unknown;
+  isError: boolean;
+}
+
+/**
+ * The parsed object when `text` is exactly one JSON object (surrounding whitespace allowed), else
+ * `undefined`. Arrays, scalars, NDJSON and anything malformed are refused; numbers keep their exact
+ * source digits so the structured copy serialises like the text.
+ *
+ * @example
+ * ```ts
+ * singleJsonObject('{"ok":true}\n'); // { ok: true }
+ * singleJsonObject('{"a":1}\n{"b":2}'); // undefined
+ * ```
+ */
+export function singleJsonObject(text: string): unknown {
+  if (!text.trimStart().startsWith("{")) return undefined;
+  return parseJsonFaithfully(text);
+}
+
+/**
+ * Build the `tools/call` result: one text block, `isError` always present, and `structuredContent` only
+ * when the tool allows it, the call did not fail, and the text is a single JSON object.
+ *
+ * @example
+ * ```ts
+ * toCallToolResult({ text: '{"ok":true}' }, true);
+ * // { content: [{ type: "text", text: '{"ok":true}' }], structuredContent: { ok: true }, isError: false }
+ * ```
+ */
+export function toCallToolResult(result: ToolResult, allowStructured: boolean): CallToolResult {
+  const isError = result.isError === true;
+  const content: CallToolResult["content"] = [{ type: "text", text: result.text }];
+  const structured = allowStructured && !isError ? singleJsonObject(result.text) : undefined;
+  return structured === undefined
+    ? { content, isError }
+    : { content, structuredContent: structured, isError };
+}
+
+/**
+ * The failure result every tool uses: `isError: true` with text `error: <message>`.
+ *
+ * @example
+ * ```ts
+ * toolFailure("missing 'expr'"); // { text: "error: missing 'expr'", isError: true }
+ * ```
+ */
+export function toolFailure(message: string): ToolResult {
+  return { text: `error: ${message}`, isError: true };
+}

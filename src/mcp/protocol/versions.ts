@@ -1,0 +1,33 @@
+/**
+ * MCP protocol revision negotiation.
+ *
+ * @module
+ */
+
+/** The newest MCP revision this layer speaks; the answer when a client asks for something unknown. */
+export const LATEST_PROTOCOL_VERSION = "2025-11-25";
+
+/** Every revision this layer accepts and echoes, newest first. */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
+  LATEST_PROTOCOL_VERSION,
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+];
+
+/**
+ * Pick the revision to answer `initialize` with: the client's own when supported (the spec requires the
+ * echo), otherwise the latest, leaving the client to decide whether it can live with that.
+ *
+ * @example
+ * ```ts
+ * negotiateProtocolVersion("2025-06-18"); // "2025-06-18"
+ * negotiateProtocolVersion("1999-01-01"); // "2025-11-25"
+ * negotiateProtocolVersion(undefined); // "2025-11-25"
+ * ```
+ */
+export function negotiateProtocolVersion(requested: unknown): string {
+  return typeof requested === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+    ? requested
+    : LATEST_PROTOCOL_VERSION;
+}
