@@ -1,0 +1,103 @@
+/**
+ * Per-template structural rules checked after loading (bxp's `validateCollect`): empty required strings,
+ * `$variable` naming, output columns that nothing fills, separator clashes, empty pre_pass parts.
+ *
+ * These findings are "semantic errors": bxp's annotated output renders them as
+ * `<field>: '<value>' --> <message>`, which `annotate.ts` reproduces.
+ * @module
+ */
+
+import { type Diagnostic, joinPath, templatePath } from "./diagnostic.ts";
+import { LEGACY_PRE_PASS } from "./load.ts";
+import type { TemplateConfig } from "./types.ts";
+
+/** Collect every structural error of one loaded template. */
+export function checkTemplate(t: TemplateConfig): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const base = templatePath(t.id);
+  const err = (code: string, suffix: string, message: string) =>
+    out.push({ severity: "error", code, message, path: joinPath(base, suffix) });
+
+  if (t.dataDir === "") err("config.empty_value", "data_dir", "data_dir must not be empty");
+  if (t.filePatternIn === "") {
+    err(
+      "config.empty_value",
+      "file_pattern_in",
+      'file_pattern_in must not be empty (use ".csv" to process all CSV files)',
+    );
+  }
+  if (t.filePatternOut === "") {
+    err("config.empty_value", "file_pattern_out", "file_pattern_out must not be empty");
+  }
+  if (t.inputSchema.length === 0) err("config.empty_value", "input_schema", "input_schema must not be empty");
+  for (const [name] of t.inputSchema) {
+    if (!name.startsWith("$")) {
+      err("config.bad_variable", "input_schema", `input_schema key '${name}' must start with '$'`);
+    }
+  }
+  if (t.outputSchema.length === 0) {
+    err("config.empty_value", "output_schema", "output_schema must not be empty");
+  }
+  for (const [header, variable] of t.outputSchema) {
+    if (header === "") {
+      err("config.empty_value", "output_schema", "output_schema header must not be empty");
+    } else if (!variable.startsWith("$")) {
+      err(
+        "config.bad_variable",
+        `output_schema.${header}`,
+        `output_schema variable '${variable}' must start with '$'`,
+      );
+    }
+  }
+  const declared = new Set(t.inputSchema.map(([name]) => name));
+  if (t.dateFilterFromFilename && !declared.has("$date")) {
+    err(
+      "config.requires",
+      "date_filter_from_filename",
+      "date_filter_from_filename requires '$date' in input_schema",
+    );
+  }
+  if (t.rowRulesDebugMissing && t.rowRules === null) {
+    err(
+      "config.requires",
+      "row_rules_debug_missing",
+      "row_rules_debug_missing is true but row_rules is not defined",
+    );
+  }
+  (t.rowRules ?? []).forEach((rule, i) => {
+    if (rule.when === "") {
+      err("config.empty_value", `row_rules.${i}.when`, "row_rules entry has empty 'when'");
+    }
+  });
+  // A column is filled when input_schema declares its variable, or when every emitted row sets it.
+  for (const [header, variable] of t.outputSchema) {
+    if (declared.has(variable)) continue;
+    const missing = (t.rowRules ?? []).some((rule) =>
+      rule.rows.some((row) => !row.some(([k]) => k === variable))
+    );
+    if (missing) {
+      err(
+        "config.unset_variable",
+        `output_schema.${header}`,
+        `'${variable}' is not in input_schema and not set by all row_rules rows`,
+      );
+    }
+  }
+  if (t.csvDelimiterIn === t.csvDecimalSeparatorIn) {
+    err(
+      "config.same_separators",
+      "csv_delimiter_in",
+      "csv_delimiter_in and csv_decimal_separator_in must be different characters",
+    );
+  }
+  for (const block of t.prePass) {
+    // The legacy block's synthetic name never appears in the file, so its paths skip it.
+    const prefix = block.name === LEGACY_PRE_PASS ? "pre_pass" : `pre_pass.${block.name}`;
+    if (block.when === "") err("config.empty_value", `${prefix}.when`, "pre_pass.when must not be empty");
+    if (block.key === "") err("config.empty_value", `${prefix}.key`, "pre_pass.key must not be empty");
+    if (block.values.length === 0) {
+      err("config.empty_value", `${prefix}.values`, "pre_pass.values must not be empty");
+    }
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+/**
+ * The typed config model the conversion engine runs on (defaults applied, declaration order kept).
+ * `model.ts` re-exports these; they live here so the loader phases can share them without import cycles.
+ * @module
+ */
+
+import type { Diagnostic } from "./diagnostic.ts";
+
+/** Named maps: map name -> (key -> value), insertion order kept. */
+export type NamedMaps = Map<string, Map<string, string>>;
+
+/** A whole config: global maps and the templates in declaration order. */
+export interface BxpConfig {
+  maps: NamedMaps;
+  templates: TemplateConfig[];
+}
+
+/** CSV quoting styles. */
+export type QuoteStyle = "none" | "single" | "double";
+
+/** One pre_pass block. The legacy single-block form is named `_default`. */
+export interface PrePassBlock {
+  name: string;
+  when: string;
+  key: string;
+  values: [field: string, expr: string][];
+}
+
+/** One row rule: its condition and the override maps of the rows it emits. */
+export interface RowRule {
+  when: string;
+  rows: [varName: string, expr: string][][];
+}
+
+/** One conversion template with every default applied. */
+export interface TemplateConfig {
+  id: string;
+  description: string | null;
+  dataDir: string;
+  fileTypeIn: "csv" | "json";
+  fileTypeOut: "csv" | "json";
+  filePatternIn: string;
+  filePatternOut: string;
+  csvHeaderLine: number;
+  csvDelimiterIn: string;
+  csvDelimiterOut: string;
+  csvDecimalSeparatorIn: string;
+  csvDecimalSeparatorOut: string;
+  csvTextQuoteIn: QuoteStyle;
+  csvTextQuoteOut: QuoteStyle;
+  csvInputEncoding: string;
+  csvOutputEncoding: string;
+  /** Template-local maps only; the engine lays them over the global maps. */
+  maps: NamedMaps;
+  dateFilterFromFilename: boolean;
+  combinedOutput: boolean;
+  rowRulesDebugMissing: boolean;
+  xlsxSheet: { name: string; headerRow: number; outputSuffix: string } | null;
+  zipInput: { entryPattern: string; dirMode: "basename" | "keep_path"; pathSeparator: string } | null;
+  prePass: PrePassBlock[];
+  inputSchema: [varName: string, expr: string][];
+  /** null when the `row_rules` key is absent. */
+  rowRules: RowRule[] | null;
+  outputSchema: [header: string, varName: string][];
+}
+
+/** Result of `loadConfig`: `config` is null when any diagnostic is an error. */
+export interface LoadResult {
+  config: BxpConfig | null;
+  diagnostics: Diagnostic[];
+}
