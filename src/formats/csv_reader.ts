@@ -1,0 +1,451 @@
+/**
+ * Streaming CSV reader with bxp's dialect rules.
+ *
+ * The rules, as bxp applies them (zig-libs `csvstream`, default mode):
+ * - A `\n` always ends a record, even inside an open quote: quoted fields never span lines. A trailing `\r`
+ *   is dropped, so CRLF and LF files read the same.
+ * - Lines that are empty (after dropping that `\r`) are skipped; they still count as physical lines.
+ * - A quote opens a quoted field only at the start of a field. Inside it, a doubled quote is one quote, a
+ *   quote followed by the delimiter or the end of the line closes it, and any other quote is literal
+ *   ("lazy quotes"). A quote in the middle of an unquoted field is literal. An unclosed quoted field runs to
+ *   the end of the line.
+ * - A record whose quotes do not pair up is still emitted; it is counted in `unbalancedQuotes` so the
+ *   caller can warn ("N row(s) in 'f' had an unbalanced quote").
+ * - A trailing delimiter gives a final empty field (`a,b,` is three fields). Rows may have any width.
+ * - A UTF-8 BOM at the very start of the input is skipped (whatever the declared encoding); offsets still
+ *   count its three bytes, so they index the original file.
+ * - Field values (and therefore header names) have leading and trailing spaces (U+0020 only, not tabs)
+ *   trimmed.
+ * - A record with no line break within {@link MAX_BUFFERED_RECORD_BYTES} of buffered input is refused.
+ *
+ * @example
+ * ```ts
+ * import { CsvParser } from "./csv_reader.ts";
+ * const rows: string[][] = [];
+ * const parser = new CsvParser({ delimiter: ",", quote: "double", encoding: "utf-8" }, (f) => rows.push(f));
+ * parser.push(new TextEncoder().encode("a, b\r\n\"x,y\",z\n"));
+ * parser.finish(); // rows: [["a","b"],["x,y","z"]]
+ * ```
+ * @module
+ */
+
+import { createDecoder, type EncodingName, isSingleByte, requireEncoding } from "./encoding.ts";
+
+/** How text fields are quoted (`csv_text_quote_in` / `csv_text_quote_out`). */
+export type QuoteMode = "none" | "single" | "double";
+
+/** The input side of a CSV dialect. `encoding` accepts any spelling {@link requireEncoding} knows. */
+export interface CsvDialect {
+  delimiter: string;
+  quote: QuoteMode;
+  encoding: string;
+}
+
+/** Receives one record: decoded, trimmed fields; byte offset of its first byte; 1-based physical line. */
+export type CsvRecordHandler = (fields: string[], offset: number, line: number) => void;
+
+/** Options for {@link CsvParser}. */
+export interface CsvParserOptions {
+  /** Name used in error messages (the input file name). */
+  sourceName?: string;
+  /** Memory guard: refuse a line still open after this many buffered bytes. Default 10 MiB. */
+  maxRecordBytes?: number;
+  /** Trim U+0020 from both ends of every field (bxp always does). Default true. */
+  trim?: boolean;
+}
+
+/** One parsed record (the pull-style readers yield these). */
+export interface CsvRecord {
+  fields: string[];
+  offset: number;
+  line: number;
+}
+
+/** The memory guard of bxp's streaming reader: 10 MiB. */
+export const MAX_BUFFERED_RECORD_BYTES = 10 * 1024 * 1024;
+
+/** Thrown when no line break appears within the memory guard; the message names the source. */
+export class CsvRecordTooLongError extends Error {
+  /** The source name given to the parser ("" when none). */
+  readonly sourceName: string;
+  /** The guard that tripped, in bytes. */
+  readonly limitBytes: number;
+  constructor(sourceName: string, limitBytes: number) {
+    const mb = Math.floor(limitBytes / (1024 * 1024));
+    super(
+      `'${sourceName}': no line break found in ${mb} MB of buffered input — the streaming reader will not keep ` +
+        `buffering a single CSV record past that. Check the file really is CSV, and that it does not use bare CR ` +
+        `(classic Mac) line endings`,
+    );
+    this.name = "CsvRecordTooLongError";
+    this.sourceName = sourceName;
+    this.limitBytes = limitBytes;
+  }
+}
+
+/** The quote character for a mode: `"`, `'`, or "" for none. Throws on an unknown mode. */
+export function quoteChar(mode: QuoteMode): string {
+  switch (mode) {
+    case "double":
+      return '"';
+    case "single":
+      return "'";
+    case "none":
+      return "";
+    default:
+      throw new RangeError(`unknown quote mode '${mode as string}' (expected none, single or double)`);
+  }
+}
+
+/** Validate a delimiter: exactly one character. */
+export function requireDelimiter(delimiter: string): string {
+  if (delimiter.length !== 1) {
+    throw new RangeError(`CSV delimiter must be exactly one character, got '${delimiter}'`);
+  }
+  return delimiter;
+}
+
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const NOT_FOUND = Number.MAX_SAFE_INTEGER;
+
+function sliceTrimmed(text: string, start: number, end: number): string {
+  while (start < end && text.charCodeAt(start) === SPACE) start++;
+  while (end > start && text.charCodeAt(end - 1) === SPACE) end--;
+  return text.substring(start, end);
+}
+
+function trimSpaces(value: string): string {
+  const n = value.length;
+  if (n === 0 || (value.charCodeAt(0) !== SPACE && value.charCodeAt(n - 1) !== SPACE)) return value;
+  return sliceTrimmed(value, 0, n);
+}
+
+/**
+ * Split the line `text[start, end)` into raw (untrimmed) fields with bxp's quote rules; `quote` is "" for
+ * none. Exposed for callers that hold a single line (drill-down re-reads a record at its offset).
+ */
+export function splitCsvLine(
+  text: string,
+  delimiter: string,
+  quote: string,
+  start = 0,
+  end = text.length,
+): string[] {
+  const fields: string[] = [];
+  const delim = delimiter.charCodeAt(0);
+  const q = quote === "" ? -1 : quote.charCodeAt(0);
+  let pos = start;
+  let endedOnDelimiter = false;
+  while (pos < end) {
+    if (text.charCodeAt(pos) === q) {
+      pos++;
+      const fieldStart = pos;
+      let escaped = false;
+      while (pos < end) {
+        if (text.charCodeAt(pos) === q) {
+          if (pos + 1 < end && text.charCodeAt(pos + 1) === q) {
+            escaped = true;
+            pos += 2;
+          } else if (pos + 1 === end || text.charCodeAt(pos + 1) === delim) {
+            break;
+          } else {
+            pos++; // lazy quote: literal
+          }
+        } else {
+          pos++;
+        }
+      }
+      const raw = text.substring(fieldStart, pos);
+      if (pos < end) pos++; // closing quote
+      if (pos < end && text.charCodeAt(pos) === delim) {
+        pos++;
+        endedOnDelimiter = pos === end;
+      }
+      fields.push(escaped ? raw.replaceAll(quote + quote, quote) : raw);
+    } else {
+      let d = text.indexOf(delimiter, pos);
+      if (d === -1 || d >= end) d = end;
+      fields.push(text.substring(pos, d));
+      if (d < end) {
+        pos = d + 1;
+        endedOnDelimiter = pos === end;
+      } else {
+        pos = end;
+      }
+    }
+  }
+  if (endedOnDelimiter) fields.push("");
+  return fields;
+}
+
+/**
+ * True when the quotes of `text[start, end)` do not pair up the way bxp counts them: every quote toggles,
+ * except a doubled quote inside an open quote.
+ */
+export function hasUnbalancedQuote(text: string, quote: string, start = 0, end = text.length): boolean {
+  if (quote === "") return false;
+  const q = quote.charCodeAt(0);
+  let open = false;
+  let i = text.indexOf(quote, start);
+  while (i !== -1 && i < end) {
+    if (open && i + 1 < end && text.charCodeAt(i + 1) === q) {
+      i = text.indexOf(quote, i + 2);
+      continue;
+    }
+    open = !open;
+    i = text.indexOf(quote, i + 1);
+  }
+  return open;
+}
+
+/**
+ * Push parser: feed byte chunks split anywhere (inside a field, between CR and LF, inside a multi-byte
+ * character), then call {@link CsvParser.finish}. Records are delivered synchronously to the handler.
+ */
+export class CsvParser {
+  /** Records that ended with an open quote (counted, never dropped). */
+  unbalancedQuotes = 0;
+  /** Records delivered so far. */
+  records = 0;
+
+  readonly #onRecord: CsvRecordHandler;
+  readonly #delimiter: string;
+  readonly #quote: string;
+  readonly #decode: (bytes: Uint8Array) => string;
+  readonly #singleByte: boolean;
+  readonly #trim: boolean;
+  readonly #maxRecordBytes: number;
+  readonly #sourceName: string;
+
+  #carry = new Uint8Array(64 * 1024);
+  #carryLen = 0;
+  /** Absolute offset of the next byte not yet turned into lines (start of the carry). */
+  #offset = 0;
+  #line = 1;
+  #bomChecked = false;
+  #finished = false;
+  // Cached next positions within the current decoded block, so lines without a delimiter or quote do not
+  // rescan the rest of the block (keeps the scan linear).
+  #nextDelim = -1;
+  #nextQuote = -1;
+
+  constructor(dialect: CsvDialect, onRecord: CsvRecordHandler, options: CsvParserOptions = {}) {
+    const encoding: EncodingName = requireEncoding(dialect.encoding);
+    this.#delimiter = requireDelimiter(dialect.delimiter);
+    this.#quote = quoteChar(dialect.quote);
+    this.#decode = createDecoder(encoding);
+    this.#singleByte = isSingleByte(encoding);
+    this.#onRecord = onRecord;
+    this.#trim = options.trim ?? true;
+    this.#maxRecordBytes = options.maxRecordBytes ?? MAX_BUFFERED_RECORD_BYTES;
+    this.#sourceName = options.sourceName ?? "";
+  }
+
+  /** Feed the next chunk of the source. */
+  push(chunk: Uint8Array): void {
+    if (this.#finished) throw new Error("CsvParser.push called after finish()");
+    if (chunk.length === 0) return;
+    if (!this.#bomChecked) {
+      this.#appendCarry(chunk);
+      if (this.#carryLen < 3) return;
+      const head = this.#takeCarry();
+      this.#pushData(this.#skipBom(head));
+      return;
+    }
+    this.#pushData(chunk);
+  }
+
+  /** End of input: the last line (without a trailing newline) is delivered here. */
+  finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    let tail = this.#takeCarry();
+    if (!this.#bomChecked) tail = this.#skipBom(tail);
+    if (tail.length === 0) return;
+    const text = this.#decode(tail);
+    let end = text.length;
+    if (end > 0 && text.charCodeAt(end - 1) === CR) end--;
+    this.#nextDelim = -1;
+    this.#nextQuote = -1;
+    if (end > 0) this.#emit(text, 0, end, this.#offset);
+    this.#offset += tail.length;
+  }
+
+  #skipBom(data: Uint8Array): Uint8Array {
+    this.#bomChecked = true;
+    if (data.length >= 3 && data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) {
+      this.#offset += 3;
+      return data.subarray(3);
+    }
+    return data;
+  }
+
+  #pushData(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    if (this.#carryLen === 0) {
+      const last = chunk.lastIndexOf(LF);
+      if (last < 0) {
+        this.#appendCarry(chunk);
+        this.#guard();
+        return;
+      }
+      this.#processLines(chunk, 0, last + 1);
+      if (last + 1 < chunk.length) this.#appendCarry(chunk.subarray(last + 1));
+      this.#guard();
+      return;
+    }
+    const first = chunk.indexOf(LF);
+    if (first < 0) {
+      this.#appendCarry(chunk);
+      this.#guard();
+      return;
+    }
+    this.#appendCarry(chunk.subarray(0, first + 1));
+    const joined = this.#carry.subarray(0, this.#carryLen);
+    this.#processLines(joined, 0, joined.length);
+    this.#carryLen = 0;
+    const last = chunk.lastIndexOf(LF);
+    if (last > first) this.#processLines(chunk, first + 1, last + 1);
+    if (last + 1 < chunk.length) this.#appendCarry(chunk.subarray(last + 1));
+    this.#guard();
+  }
+
+  #guard(): void {
+    if (this.#carryLen >= this.#maxRecordBytes) {
+      throw new CsvRecordTooLongError(this.#sourceName, this.#maxRecordBytes);
+    }
+  }
+
+  #appendCarry(bytes: Uint8Array): void {
+    const need = this.#carryLen + bytes.length;
+    if (need > this.#carry.length) {
+      let size = this.#carry.length * 2;
+      while (size < need) size *= 2;
+      const grown = new Uint8Array(size);
+      grown.set(this.#carry.subarray(0, this.#carryLen));
+      this.#carry = grown;
+    }
+    this.#carry.set(bytes, this.#carryLen);
+    this.#carryLen = need;
+  }
+
+  #takeCarry(): Uint8Array {
+    const out = this.#carry.slice(0, this.#carryLen);
+    this.#carryLen = 0;
+    return out;
+  }
+
+  /** `bytes[start, end)` is a run of complete lines: it ends with LF. */
+  #processLines(bytes: Uint8Array, start: number, end: number): void {
+    const text = this.#decode(bytes.subarray(start, end));
+    // When every character is one byte, string offsets are byte offsets; otherwise walk the LFs of the
+    // bytes in step with the LFs of the text (LF is never part of a multi-byte sequence).
+    const byteAligned = this.#singleByte || text.length === end - start;
+    const base = this.#offset;
+    this.#nextDelim = -1;
+    this.#nextQuote = -1;
+    let pos = 0;
+    let bytePos = start;
+    const n = text.length;
+    while (pos < n) {
+      let nl = text.indexOf("\n", pos);
+      if (nl === -1) nl = n; // cannot happen for a block ending in LF; kept for safety
+      let lineEnd = nl;
+      if (lineEnd > pos && text.charCodeAt(lineEnd - 1) === CR) lineEnd--;
+      if (lineEnd > pos) {
+        this.#emit(text, pos, lineEnd, byteAligned ? base + pos : base + (bytePos - start));
+      }
+      this.#line++;
+      if (!byteAligned) bytePos = bytes.indexOf(LF, bytePos) + 1;
+      pos = nl + 1;
+    }
+    this.#offset += end - start;
+  }
+
+  #emit(text: string, start: number, end: number, offset: number): void {
+    let quoted = false;
+    if (this.#quote !== "") {
+      if (this.#nextQuote < start) {
+        const found = text.indexOf(this.#quote, start);
+        this.#nextQuote = found === -1 ? NOT_FOUND : found;
+      }
+      quoted = this.#nextQuote < end;
+    }
+    let fields: string[];
+    if (!quoted) {
+      fields = [];
+      const trim = this.#trim;
+      let pos = start;
+      for (;;) {
+        if (this.#nextDelim < pos) {
+          const found = text.indexOf(this.#delimiter, pos);
+          this.#nextDelim = found === -1 ? NOT_FOUND : found;
+        }
+        const d = this.#nextDelim;
+        if (d >= end) {
+          fields.push(trim ? sliceTrimmed(text, pos, end) : text.substring(pos, end));
+          break;
+        }
+        fields.push(trim ? sliceTrimmed(text, pos, d) : text.substring(pos, d));
+        pos = d + 1;
+      }
+    } else {
+      if (hasUnbalancedQuote(text, this.#quote, start, end)) this.unbalancedQuotes++;
+      fields = splitCsvLine(text, this.#delimiter, this.#quote, start, end);
+      if (this.#trim) {
+        for (let i = 0; i < fields.length; i++) fields[i] = trimSpaces(fields[i]);
+      }
+    }
+    this.records++;
+    this.#onRecord(fields, offset, this.#line);
+  }
+}
+
+/** Counts a pull reader returns when it is done. */
+export interface CsvReadStats {
+  records: number;
+  unbalancedQuotes: number;
+}
+
+/**
+ * Pull-style reader over byte chunks (a file stream, say): yields every record in order and returns the
+ * counts when the input ends.
+ */
+export async function* readCsvRecords(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  dialect: CsvDialect,
+  options: CsvParserOptions = {},
+): AsyncGenerator<CsvRecord, CsvReadStats, undefined> {
+  let queue: CsvRecord[] = [];
+  const parser = new CsvParser(dialect, (fields, offset, line) => {
+    queue.push({ fields, offset, line });
+  }, options);
+  for await (const chunk of chunks) {
+    parser.push(chunk);
+    if (queue.length > 0) {
+      const ready = queue;
+      queue = [];
+      yield* ready;
+    }
+  }
+  parser.finish();
+  yield* queue;
+  return { records: parser.records, unbalancedQuotes: parser.unbalancedQuotes };
+}
+
+/** Parse a whole in-memory CSV source at once. */
+export function parseCsvBytes(
+  bytes: Uint8Array,
+  dialect: CsvDialect,
+  options: CsvParserOptions = {},
+): { records: CsvRecord[]; unbalancedQuotes: number } {
+  const records: CsvRecord[] = [];
+  const parser = new CsvParser(dialect, (fields, offset, line) => {
+    records.push({ fields, offset, line });
+  }, options);
+  parser.push(bytes);
+  parser.finish();
+  return { records, unbalancedQuotes: parser.unbalancedQuotes };
+}

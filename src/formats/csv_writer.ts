@@ -1,0 +1,269 @@
+/**
+ * CSV output with bxp's exact value rules.
+ *
+ * Per value (bxp `writeSafeValue`), after transcoding:
+ * 1. Decimal separator: when `decimalSeparator` is not `.` and the value is a plain decimal
+ *    (`-?digits(.digits*)?`, at most 64 characters), its `.` becomes the separator.
+ * 2. With a quote character (`quote` single/double):
+ *    - a value that already starts and ends with the quote character is written with those outer quotes
+ *      kept and inner quotes doubled (pre-quoted pass-through from `'''` expressions);
+ *    - a value containing the delimiter, the quote, CR or LF is wrapped in quotes, inner quotes doubled;
+ *    - anything else is written bare. Quoting is only ever "when needed", never "always".
+ * 3. Without quoting applied, LF is written as the two characters `\n` and CR is dropped.
+ * 4. Spreadsheet-formula guard: a value starting with `=`, TAB or CR, or starting with `+`, `-` or `@` and
+ *    containing a call (`IDENT(`) or a DDE link (`|` then `!`), gets a leading `'` (inside the quotes when
+ *    quoted).
+ *
+ * The header line is written verbatim (transcoded only: no quoting, no guard). Lines end with LF and every
+ * line, the last included, is terminated.
+ *
+ * @example
+ * ```ts
+ * import { formatCsvValue } from "./csv_writer.ts";
+ * const out = { delimiter: ",", quote: "double", encoding: "utf-8", decimalSeparator: "," } as const;
+ * formatCsvValue("12.5", out); // "\"12,5\""  (the new separator is the delimiter, so it is quoted)
+ * formatCsvValue("a\"b", out); // "\"a\"\"b\""
+ * ```
+ * @module
+ */
+
+import { encodeSingleByteInto, type EncodingName, requireEncoding } from "./encoding.ts";
+import { quoteChar, type QuoteMode, requireDelimiter } from "./csv_reader.ts";
+
+/** The output side of a CSV dialect (`csv_delimiter_out`, `csv_text_quote_out`, ...). */
+export interface CsvOutputDialect {
+  delimiter: string;
+  quote: QuoteMode;
+  encoding: string;
+  decimalSeparator: string;
+}
+
+/** Receives a filled chunk of output bytes. */
+export type ByteSink = (chunk: Uint8Array) => void;
+
+/** Options for {@link CsvWriter}. */
+export interface CsvWriterOptions {
+  /** Size of the output buffer handed to the sink when full. Default 64 KiB. */
+  bufferSize?: number;
+  /**
+   * Reuse one buffer for every chunk. Then the sink must consume (write or copy) the chunk before it
+   * returns. Default false: each chunk handed over is the sink's to keep.
+   */
+  reuseBuffer?: boolean;
+}
+
+// bxp only rewrites decimal separators of values that fit its 64-byte scratch buffer.
+const MAX_DECIMAL_REWRITE_LENGTH = 64;
+
+/** True for a plain decimal as bxp's output stage sees one: optional `-`, digits, optional `.digits*`. */
+export function isPlainDecimal(value: string): boolean {
+  const n = value.length;
+  let i = 0;
+  if (i < n && value.charCodeAt(i) === 45) i++;
+  const digitsStart = i;
+  while (i < n && isDigit(value.charCodeAt(i))) i++;
+  if (i === digitsStart) return false;
+  if (i < n && value.charCodeAt(i) === 46) {
+    i++;
+    while (i < n && isDigit(value.charCodeAt(i))) i++;
+  }
+  return i === n;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isIdentChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46;
+}
+
+function hasFormulaMachinery(value: string, from: number): boolean {
+  let seenPipe = false;
+  for (let i = from; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 40 /* ( */) {
+      if (i > from && isIdentChar(value.charCodeAt(i - 1))) return true;
+    } else if (c === 124 /* | */) {
+      seenPipe = true;
+    } else if (c === 33 /* ! */ && seenPipe) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * True when a spreadsheet would evaluate `value` as a formula: it starts with `=`, TAB or CR, or with `+`,
+ * `-` or `@` followed by a function call or a DDE link. Signed numbers, phone numbers and handles are data.
+ */
+export function looksLikeFormula(value: string): boolean {
+  if (value.length === 0) return false;
+  switch (value.charCodeAt(0)) {
+    case 61: // =
+    case 9:
+    case 13:
+      return true;
+    case 43: // +
+    case 45: // -
+    case 64: // @
+      return hasFormulaMachinery(value, 1);
+    default:
+      return false;
+  }
+}
+
+/** Resolved output settings, computed once per writer. */
+interface OutputRules {
+  delimiter: string;
+  quote: string;
+  decimalSeparator: string;
+}
+
+function resolveRules(dialect: CsvOutputDialect): OutputRules {
+  const decimalSeparator = dialect.decimalSeparator === "" ? "." : dialect.decimalSeparator;
+  return {
+    delimiter: requireDelimiter(dialect.delimiter),
+    quote: quoteChar(dialect.quote),
+    decimalSeparator,
+  };
+}
+
+function needsQuoting(value: string, delimiter: string, quote: string): boolean {
+  return value.includes(delimiter) || value.includes(quote) || value.includes("\n") ||
+    value.includes("\r");
+}
+
+function applyRules(value: string, rules: OutputRules): string {
+  let s = value;
+  if (
+    rules.decimalSeparator !== "." && s.length <= MAX_DECIMAL_REWRITE_LENGTH && isPlainDecimal(s)
+  ) {
+    s = s.replace(".", rules.decimalSeparator);
+  }
+  const q = rules.quote;
+  if (q !== "") {
+    if (s.length >= 2 && s.startsWith(q) && s.endsWith(q)) {
+      const body = s.substring(1, s.length - 1);
+      return q + (looksLikeFormula(body) ? "'" : "") + body.replaceAll(q, q + q) + q;
+    }
+    if (needsQuoting(s, rules.delimiter, q)) {
+      return q + (looksLikeFormula(s) ? "'" : "") + s.replaceAll(q, q + q) + q;
+    }
+  }
+  const guarded = looksLikeFormula(s) ? "'" + s : s;
+  if (guarded.includes("\n") || guarded.includes("\r")) {
+    return guarded.replaceAll("\r", "").replaceAll("\n", "\\n");
+  }
+  return guarded;
+}
+
+/**
+ * One output value as bxp writes it (before encoding): decimal separator, quoting, newline handling and the
+ * formula guard. Pure string function, handy for previews.
+ */
+export function formatCsvValue(value: string, dialect: CsvOutputDialect): string {
+  return applyRules(value, resolveRules(dialect));
+}
+
+/** The text of one data line, terminator included. */
+export function formatCsvRow(values: readonly string[], dialect: CsvOutputDialect): string {
+  const rules = resolveRules(dialect);
+  return values.map((v) => applyRules(v, rules)).join(rules.delimiter) + "\n";
+}
+
+/** The header line exactly as bxp writes it: names joined by the delimiter, no quoting, LF-terminated. */
+export function formatCsvHeader(headers: readonly string[], dialect: CsvOutputDialect): string {
+  return headers.join(requireDelimiter(dialect.delimiter)) + "\n";
+}
+
+const utf8Encoder = new TextEncoder();
+
+/**
+ * Buffered CSV writer: rows go into a large byte buffer, full buffers go to the sink. Call
+ * {@link CsvWriter.flush} at the end.
+ */
+export class CsvWriter {
+  /** Total bytes handed to the sink plus those still buffered. */
+  bytesWritten = 0;
+  /** Data rows written (the header not counted). */
+  rowsWritten = 0;
+
+  readonly #sink: ByteSink;
+  readonly #rules: OutputRules;
+  readonly #encoding: EncodingName;
+  readonly #reuse: boolean;
+  readonly #size: number;
+  #buffer: Uint8Array;
+  #pos = 0;
+
+  constructor(dialect: CsvOutputDialect, sink: ByteSink, options: CsvWriterOptions = {}) {
+    this.#rules = resolveRules(dialect);
+    this.#encoding = requireEncoding(dialect.encoding);
+    this.#sink = sink;
+    this.#reuse = options.reuseBuffer ?? false;
+    this.#size = Math.max(1024, options.bufferSize ?? 64 * 1024);
+    this.#buffer = new Uint8Array(this.#size);
+  }
+
+  /** Write the header line (verbatim names, transcoded). */
+  writeHeader(headers: readonly string[]): void {
+    this.writeText(headers.join(this.#rules.delimiter) + "\n");
+  }
+
+  /** Write one data row. */
+  writeRow(values: readonly string[]): void {
+    const rules = this.#rules;
+    let line = "";
+    for (let i = 0; i < values.length; i++) {
+      if (i > 0) line += rules.delimiter;
+      line += applyRules(values[i], rules);
+    }
+    this.writeText(line + "\n");
+    this.rowsWritten++;
+  }
+
+  /** Append already-formatted text (encoded with the output encoding). */
+  writeText(text: string): void {
+    if (this.#encoding === "utf-8") {
+      // encodeInto reports how much fitted; flush and continue with the rest (the buffer always holds at
+      // least one whole character, so this always progresses).
+      let rest = text;
+      for (;;) {
+        const { read, written } = utf8Encoder.encodeInto(rest, this.#buffer.subarray(this.#pos));
+        this.#pos += written;
+        this.bytesWritten += written;
+        if (read === rest.length) return;
+        rest = rest.substring(read);
+        this.flush();
+      }
+    }
+    let end = encodeSingleByteInto(text, this.#encoding, this.#buffer, this.#pos);
+    if (end < 0) {
+      this.flush();
+      end = encodeSingleByteInto(text, this.#encoding, this.#buffer, 0);
+      if (end < 0) {
+        const big = new Uint8Array(text.length);
+        const n = encodeSingleByteInto(text, this.#encoding, big, 0);
+        this.bytesWritten += n;
+        this.#sink(big.subarray(0, n)); // the buffer was just flushed, so order is kept
+        return;
+      }
+    }
+    this.bytesWritten += end - this.#pos;
+    this.#pos = end;
+  }
+
+  /** Hand everything buffered to the sink. */
+  flush(): void {
+    if (this.#pos === 0) return;
+    const chunk = this.#buffer.subarray(0, this.#pos);
+    this.#pos = 0;
+    if (this.#reuse) {
+      this.#sink(chunk);
+    } else {
+      this.#buffer = new Uint8Array(this.#size);
+      this.#sink(chunk);
+    }
+  }
+}
