@@ -38,6 +38,11 @@ export class LineSplitter {
     this.#maxLineBytes = maxLineBytes;
   }
 
+  /** Bytes currently held for the unfinished line (stays 0 while an oversized line streams past). */
+  get bufferedBytes(): number {
+    return this.#skipping ? 0 : this.#length;
+  }
+
   /** Feed the next chunk; returns the events it completes, in order. */
   push(chunk: Uint8Array): LineEvent[] {
     const events: LineEvent[] = [];

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import {
+  exceedsJsonDepth,
+  MAX_JSON_DEPTH,
+  parseJsonFaithfully,
+  parseJsonMessage,
+} from "../../../src/mcp/protocol/json_input.ts";
+
+Deno.test("depth scan counts arrays and objects but not brackets inside strings", () => {
+  assert.equal(exceedsJsonDepth("[[[]]]", 3), false);
+  assert.equal(exceedsJsonDepth("[[[]]]", 2), true);
+  assert.equal(exceedsJsonDepth('{"a":{"b":[1]}}', 3), false);
+  assert.equal(exceedsJsonDepth('{"a":{"b":[1]}}', 2), true);
+  assert.equal(exceedsJsonDepth('{"s":"[[[[[[{{{{"}', 1), false);
+  assert.equal(exceedsJsonDepth('{"s":"\\"[[[[["}', 1), false, "escaped quote does not end the string");
+  assert.equal(exceedsJsonDepth('{"s":"\\\\"}', 1), false, "escaped backslash before the closing quote");
+  assert.equal(exceedsJsonDepth('["\\\\",[[]]]', 2), true, "brackets after a string ending in \\\\ count");
+});
+
+Deno.test("deep nesting is refused before parsing, even far beyond what the stack could take", () => {
+  const deep = "[".repeat(1_000_000) + "]".repeat(1_000_000);
+  const parsed = parseJsonMessage(deep);
+  assert.equal(parsed.ok, false);
+  if (!parsed.ok) assert.equal(parsed.reason, "too_deep");
+  const atLimit = "[".repeat(MAX_JSON_DEPTH) + "]".repeat(MAX_JSON_DEPTH);
+  assert.equal(parseJsonMessage(atLimit).ok, true);
+  assert.equal(parseJsonMessage("[" + atLimit + "]").ok, false);
+});
+
+Deno.test("syntax errors are reported, not thrown", () => {
+  for (const bad of ["{ this is not json", "", "{", '{"a":1}}', "nul"]) {
+    const parsed = parseJsonMessage(bad);
+    assert.equal(parsed.ok, false, bad);
+    if (!parsed.ok) assert.equal(parsed.reason, "syntax");
+  }
+});
+
+Deno.test("__proto__ keys are dropped at every level", () => {
+  const parsed = parseJsonMessage('{"a":1,"__proto__":{"polluted":true},"b":{"__proto__":{"x":1},"c":2}}');
+  assert.ok(parsed.ok);
+  const value = parsed.value as Record<string, Record<string, unknown>>;
+  assert.deepEqual(Object.keys(value), ["a", "b"]);
+  assert.deepEqual(Object.keys(value.b), ["c"]);
+  assert.equal(Object.getPrototypeOf(value), Object.prototype);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+Deno.test("the source text of big numeric ids and tokens is remembered", () => {
+  const parsed = parseJsonMessage(
+    '{"id":12345678901234567890,"params":{"_meta":{"progressToken":9007199254740993},"n":12345678901234567890}}',
+  );
+  assert.ok(parsed.ok);
+  const root = parsed.value as Record<string, Record<string, Record<string, unknown>>>;
+  assert.equal(parsed.rawNumber(root, "id"), "12345678901234567890");
+  assert.equal(parsed.rawNumber(root.params._meta, "progressToken"), "9007199254740993");
+  assert.equal(parsed.rawNumber(root.params, "n"), undefined, "only id-like keys are tracked");
+  const small = parseJsonMessage('{"id":7}');
+  assert.ok(small.ok);
+  assert.equal(small.rawNumber(small.value as object, "id"), undefined);
+});
+
+Deno.test("faithful parsing keeps number digits for re-serialisation", () => {
+  const text = '{"a":1.50,"b":12345678901234567890,"c":[1,2e3],"d":"x"}';
+  assert.equal(
+    JSON.stringify(parseJsonFaithfully(text)),
+    '{"a":1.50,"b":12345678901234567890,"c":[1,2e3],"d":"x"}',
+  );
+  assert.equal(parseJsonFaithfully("{"), undefined);
+  assert.equal(parseJsonFaithfully("[".repeat(5000) + "]".repeat(5000)), undefined);
+});
