@@ -79,22 +79,27 @@ function resolveZone(name: string): Zone | null {
   return { name, formatter, fixedOffsetSeconds: 0 };
 }
 
-// Offsets are asked for again and again for the same instants (one timestamp column, many rows).
-const offsetCache = new Map<string, number>();
-const OFFSET_CACHE_LIMIT = 8192;
+// Rows of one file share a limited set of days, so offsets are cached per zone and UTC day: a day
+// whose first and last second agree is taken to hold no change (no zone changes and changes back
+// within one day), and any instant inside it gets that offset without asking Intl again.
+const dayCache = new Map<string, number>();
+const DAY_CACHE_LIMIT = 16384;
+const MIXED_DAY = Number.NaN;
 
 /** UTC offset of `zone` at Unix second `unix` (pre-1970 instants read as 1970-01-01). */
 export function offsetSecondsAt(zone: Zone, unix: number): number {
   if (zone.formatter === null) return zone.fixedOffsetSeconds;
   const instant = unix < 0 ? 0 : unix;
-  const key = zone.name + "@" + instant;
-  let offset = offsetCache.get(key);
+  const dayStart = Math.floor(instant / 86400) * 86400;
+  const key = zone.name + "@" + dayStart;
+  let offset = dayCache.get(key);
   if (offset === undefined) {
-    offset = computeOffset(zone.formatter, instant);
-    if (offsetCache.size >= OFFSET_CACHE_LIMIT) offsetCache.clear();
-    offsetCache.set(key, offset);
+    const first = computeOffset(zone.formatter, dayStart);
+    offset = first === computeOffset(zone.formatter, dayStart + 86399) ? first : MIXED_DAY;
+    if (dayCache.size >= DAY_CACHE_LIMIT) dayCache.clear();
+    dayCache.set(key, offset);
   }
-  return offset;
+  return Number.isNaN(offset) ? computeOffset(zone.formatter, instant) : offset;
 }
 
 function computeOffset(formatter: Intl.DateTimeFormat, unix: number): number {
