@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import {
+  emitJson,
+  fromNode,
+  fromPlain,
+  numberText,
+  zigFloatText,
+  zigJsonString,
+} from "../../src/config/emit.ts";
+import { type JsonNode, parseJson5 } from "../../src/config/json5.ts";
+
+Deno.test("emit: numbers re-emit the way bxp's std.json does", () => {
+  assert.equal(numberText("1.50", 1.5), "1.5e0");
+  assert.equal(numberText("2.0", 2), "2e0");
+  assert.equal(numberText("0.001", 0.001), "1e-3");
+  assert.equal(numberText("100.5", 100.5), "1.005e2");
+  assert.equal(numberText("1e3", 1000), "1e3");
+  assert.equal(numberText("42", 42), "42");
+  assert.equal(numberText("+7", 7), "7");
+  assert.equal(numberText("-0", -0), "-0e0");
+  assert.equal(numberText("0x1F", 31), "31");
+  assert.equal(
+    numberText("123456789012345678901234567890", 1.2345678901234568e29),
+    "123456789012345678901234567890",
+  );
+  assert.equal(zigFloatText(-3.25), "-3.25e0");
+});
+
+Deno.test("emit: strings escape only quote, backslash and control characters", () => {
+  assert.equal(zigJsonString('a"b\\c\n\t\u0001/é\u2028'), '"a\\"b\\\\c\\n\\t\\u0001/é\u2028"');
+});
+
+Deno.test("emit: minified and two-space layouts", () => {
+  const v = fromPlain({ a: [1, "x", { b: null }], c: {}, d: [] });
+  assert.equal(emitJson(v, 0), '{"a":[1,"x",{"b":null}],"c":{},"d":[]}');
+  assert.equal(
+    emitJson(v, 2),
+    '{\n  "a": [\n    1,\n    "x",\n    {\n      "b": null\n    }\n  ],\n  "c": {},\n  "d": []\n}',
+  );
+});
+
+Deno.test("emit: a parsed JSON5 node keeps key order and JSON5-only syntax disappears", () => {
+  const node = parseJson5("{ z: 'q', a: [.5, true], // c\n m: 1.50 }").value as JsonNode;
+  assert.equal(emitJson(fromNode(node), 0), '{"z":"q","a":[5e-1,true],"m":1.5e0}');
+});
