@@ -226,10 +226,6 @@ export class CsvParser {
   #line = 1;
   #bomChecked = false;
   #finished = false;
-  // Cached next positions within the current decoded block, so lines without a delimiter or quote do not
-  // rescan the rest of the block (keeps the scan linear).
-  #nextDelim = -1;
-  #nextQuote = -1;
 
   constructor(dialect: CsvDialect, onRecord: CsvRecordHandler, options: CsvParserOptions = {}) {
     const encoding: EncodingName = requireEncoding(dialect.encoding);
@@ -267,9 +263,7 @@ export class CsvParser {
     const text = this.#decode(tail);
     let end = text.length;
     if (end > 0 && text.charCodeAt(end - 1) === CR) end--;
-    this.#nextDelim = -1;
-    this.#nextQuote = -1;
-    if (end > 0) this.#emit(text, 0, end, this.#offset);
+    if (end > 0) this.#emitLast(text, end, this.#offset);
     this.#offset += tail.length;
   }
 
@@ -344,8 +338,15 @@ export class CsvParser {
     // bytes in step with the LFs of the text (LF is never part of a multi-byte sequence).
     const byteAligned = this.#singleByte || text.length === end - start;
     const base = this.#offset;
-    this.#nextDelim = -1;
-    this.#nextQuote = -1;
+    const delimiter = this.#delimiter;
+    const quote = this.#quote;
+    const trim = this.#trim;
+    const onRecord = this.#onRecord;
+    // Next delimiter / quote at or after the scan position, cached so lines without one do not rescan the
+    // rest of the block (keeps the whole scan linear).
+    let nextDelim = -1;
+    let nextQuote = quote === "" ? NOT_FOUND : -1;
+    let line = this.#line;
     let pos = 0;
     let bytePos = start;
     const n = text.length;
@@ -355,45 +356,61 @@ export class CsvParser {
       let lineEnd = nl;
       if (lineEnd > pos && text.charCodeAt(lineEnd - 1) === CR) lineEnd--;
       if (lineEnd > pos) {
-        this.#emit(text, pos, lineEnd, byteAligned ? base + pos : base + (bytePos - start));
+        const offset = byteAligned ? base + pos : base + (bytePos - start);
+        if (nextQuote < pos) {
+          const found = text.indexOf(quote, pos);
+          nextQuote = found === -1 ? NOT_FOUND : found;
+        }
+        let fields: string[];
+        if (nextQuote >= lineEnd) {
+          fields = [];
+          let p = pos;
+          for (;;) {
+            if (nextDelim < p) {
+              const found = text.indexOf(delimiter, p);
+              nextDelim = found === -1 ? NOT_FOUND : found;
+            }
+            const stop = nextDelim < lineEnd ? nextDelim : lineEnd;
+            let a = p;
+            let b = stop;
+            if (trim) {
+              while (a < b && text.charCodeAt(a) === SPACE) a++;
+              while (b > a && text.charCodeAt(b - 1) === SPACE) b--;
+            }
+            fields.push(text.substring(a, b));
+            if (stop === lineEnd) break;
+            p = stop + 1;
+          }
+        } else {
+          fields = this.#quotedRecord(text, pos, lineEnd);
+        }
+        this.records++;
+        onRecord(fields, offset, line);
       }
-      this.#line++;
+      line++;
       if (!byteAligned) bytePos = bytes.indexOf(LF, bytePos) + 1;
       pos = nl + 1;
     }
+    this.#line = line;
     this.#offset += end - start;
   }
 
-  #emit(text: string, start: number, end: number, offset: number): void {
-    let quoted = false;
-    if (this.#quote !== "") {
-      if (this.#nextQuote < start) {
-        const found = text.indexOf(this.#quote, start);
-        this.#nextQuote = found === -1 ? NOT_FOUND : found;
-      }
-      quoted = this.#nextQuote < end;
+  #quotedRecord(text: string, start: number, end: number): string[] {
+    if (hasUnbalancedQuote(text, this.#quote, start, end)) this.unbalancedQuotes++;
+    const fields = splitCsvLine(text, this.#delimiter, this.#quote, start, end);
+    if (this.#trim) {
+      for (let i = 0; i < fields.length; i++) fields[i] = trimSpaces(fields[i]);
     }
+    return fields;
+  }
+
+  /** The final line, without a line break (from {@link CsvParser.finish}). */
+  #emitLast(text: string, end: number, offset: number): void {
     let fields: string[];
-    if (!quoted) {
-      fields = [];
-      const trim = this.#trim;
-      let pos = start;
-      for (;;) {
-        if (this.#nextDelim < pos) {
-          const found = text.indexOf(this.#delimiter, pos);
-          this.#nextDelim = found === -1 ? NOT_FOUND : found;
-        }
-        const d = this.#nextDelim;
-        if (d >= end) {
-          fields.push(trim ? sliceTrimmed(text, pos, end) : text.substring(pos, end));
-          break;
-        }
-        fields.push(trim ? sliceTrimmed(text, pos, d) : text.substring(pos, d));
-        pos = d + 1;
-      }
+    if (this.#quote !== "" && text.lastIndexOf(this.#quote, end - 1) !== -1) {
+      fields = this.#quotedRecord(text, 0, end);
     } else {
-      if (hasUnbalancedQuote(text, this.#quote, start, end)) this.unbalancedQuotes++;
-      fields = splitCsvLine(text, this.#delimiter, this.#quote, start, end);
+      fields = splitCsvLine(text, this.#delimiter, "", 0, end);
       if (this.#trim) {
         for (let i = 0; i < fields.length; i++) fields[i] = trimSpaces(fields[i]);
       }
