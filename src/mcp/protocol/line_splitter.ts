@@ -40,7 +40,7 @@ export class LineSplitter {
 
   /** Bytes currently held for the unfinished line (stays 0 while an oversized line streams past). */
   get bufferedBytes(): number {
-    return this.#skipping ? 0 : this.#length;
+    return this.#parts.reduce((total, part) => total + part.length, 0);
   }
 
   /** Feed the next chunk; returns the events it completes, in order. */

@@ -35,6 +35,8 @@ export interface ServerOptions {
   instructions?: string;
   /** Diagnostics sink (stderr in the stdio adapter); never used for protocol output. */
   log?: (message: string) => void;
+  /** Default output for {@link McpServer.handleLine} calls that pass no `send` of their own. */
+  send?: Send;
 }
 
 /** What a tool handler can do besides computing its result. */
@@ -198,12 +200,17 @@ export class McpServer {
 
   /**
    * Handle one incoming message line. Blank lines are ignored and a trailing CR is tolerated. Answers go
-   * to `send`; the promise settles once the message is fully handled (for a tool call: its result was
-   * sent, or it was cancelled). Never rejects.
+   * to `send` (default: the `send` given at construction); the promise settles once the message is fully
+   * handled (for a tool call: its result was sent, or it was cancelled). Never rejects.
    */
-  async handleLine(line: string, send: Send): Promise<void> {
+  async handleLine(line: string, send?: Send): Promise<void> {
     if (line.trim() === "") return;
-    const emit = (json: string) => this.#emit(send, json);
+    const target = send ?? this.#options.send;
+    if (target === undefined) {
+      this.#log("no send function: handleLine needs one, or the server a default `send` option");
+      return;
+    }
+    const emit = (json: string) => this.#emit(target, json);
     try {
       await this.#route(line, emit);
     } catch (error) {

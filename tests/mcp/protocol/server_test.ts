@@ -647,3 +647,17 @@ Deno.test("addTool refuses duplicates, bad names, non-object schemas and outputS
   );
   assert.deepEqual(server.toolNames, ["ok_tool"]);
 });
+
+Deno.test("a default send given at construction serves lines handled without one", async () => {
+  const out = collector();
+  const server = new McpServer({ name: "s", version: "1", send: out.send });
+  await server.handleLine(request(1, "ping"));
+  const other = collector();
+  await server.handleLine(request(2, "ping"), other.send);
+  assert.deepEqual(out.messages(), [{ jsonrpc: "2.0", id: 1, result: {} }]);
+  assert.deepEqual(other.messages(), [{ jsonrpc: "2.0", id: 2, result: {} }]);
+  const logs: string[] = [];
+  const mute = new McpServer({ name: "s", version: "1", log: (message) => logs.push(message) });
+  await mute.handleLine(request(3, "ping"));
+  assert.equal(logs.length, 1);
+});
