@@ -31,6 +31,13 @@ export type ExprErrorName =
   | "UnknownVariable"
   | "NestingTooDeep"
   | "ExpressionTooLong"
+  | "ExpressionTooDeep"
+  | "UnexpectedChar"
+  | "UnexpectedKeyword"
+  | "ExpectedLParen"
+  | "MalformedNumber"
+  | "StringComparisonUnsupported"
+  | "LookupRequiresName"
   | "BadInput";
 
 /**
@@ -41,11 +48,13 @@ export class ExprError extends Error {
   /** bxp error name, e.g. `NotANumber`. */
   readonly error: string;
   /** Human detail. */
-  readonly detail: string;
+  detail: string;
   /** Byte offset of the culprit in the expression source. */
   off: number;
   /** Byte length of the culprit; 0 when the span is unknown. */
   len: number;
+  /** Did-you-mean hint (e.g. the nearest function name for `UnknownFunction`). */
+  suggest: string | undefined;
 
   constructor(error: ExprErrorName | string, detail: string, off = 0, len = 0) {
     super(`${error}: ${detail}`);
@@ -54,6 +63,7 @@ export class ExprError extends Error {
     this.detail = detail;
     this.off = off;
     this.len = len;
+    this.suggest = undefined;
   }
 
   /** True when this error is a data error (bad value at run time) that IFERROR may catch. */
@@ -76,10 +86,15 @@ export class ExprError extends Error {
   }
 }
 
-/** Errors caused by row data rather than by the template; IFERROR catches only these. */
+/**
+ * Errors caused by row data rather than by the template; IFERROR catches only these.
+ * Same set as bxp: a bad number, an out-of-range number, a bad date, overflow, and an
+ * ordering comparison between non-numeric strings. `StringExpected` is a template mistake.
+ */
 export const DATA_ERRORS: ReadonlySet<string> = new Set([
   "NotANumber",
   "NumberOverflow",
+  "NumberOutOfRange",
   "InvalidDate",
-  "StringExpected",
+  "StringComparisonUnsupported",
 ]);

@@ -1,0 +1,234 @@
+/**
+ * Tokenizer for bxp expressions. Every token carries its UTF-8 byte span in the source.
+ *
+ * Lexical rules (bxp's): only spaces separate tokens; `'text'` has no escapes and an unclosed
+ * string runs to the end; `'''` is its own token (the output quote character); `[Name]` runs to the
+ * next `]`; numbers are runs of digits and dots; identifiers are `[A-Za-z_][A-Za-z0-9_]*`;
+ * `$name` is a variable reference. `-` is always an operator token (the parser folds `-1`).
+ *
+ * @example
+ * ```ts
+ * import { tokenize } from "./lexer.ts";
+ * tokenize("[Prix €] * 2").map((t) => [t.kind, t.off, t.len]);
+ * // [["field", 0, 9], ["*", 10, 1], ["num", 12, 1], ["eof", 13, 0]]
+ * ```
+ * @module
+ */
+
+import { ExprError } from "./errors.ts";
+
+/** Token kinds; operators are their own text. */
+export type TokenKind =
+  | "str"
+  | "quote"
+  | "num"
+  | "field"
+  | "var"
+  | "ident"
+  | "("
+  | ")"
+  | ","
+  | "+"
+  | "-"
+  | "*"
+  | "/"
+  | "&"
+  | "="
+  | "!="
+  | "<"
+  | ">"
+  | "<="
+  | ">="
+  | "eof";
+
+/** One token. `text` is the inner text for strings / field refs, the name for vars (with `$`). */
+export interface Token {
+  readonly kind: TokenKind;
+  readonly text: string;
+  /** UTF-8 byte offset of the token's first byte (including quotes / brackets). */
+  readonly off: number;
+  /** UTF-8 byte length of the whole token. */
+  readonly len: number;
+}
+
+/** Longest accepted expression source, in bytes; longer input is refused as `ExpressionTooLong`. */
+export const MAX_SOURCE_BYTES = 100_000;
+
+/** UTF-8 length of the UTF-16 unit at `i` (surrogate pairs count 4 on the high half, 0 on the low). */
+function unitBytes(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c < 0x80) return 1;
+  if (c < 0x800) return 2;
+  if (c >= 0xd800 && c <= 0xdbff) return 4;
+  if (c >= 0xdc00 && c <= 0xdfff) return 0;
+  return 3;
+}
+
+/** UTF-8 byte length of a JS string. */
+export function utf8Length(s: string): number {
+  let bytes = 0;
+  for (let i = 0; i < s.length; i++) bytes += unitBytes(s, i);
+  return bytes;
+}
+
+function isIdentStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+function isIdentPart(c: number): boolean {
+  return isIdentStart(c) || (c >= 48 && c <= 57);
+}
+
+/**
+ * Split `src` into tokens, ending with an `eof` token.
+ *
+ * @throws ExprError `UnexpectedChar` for a character that starts no token, `ExpressionTooLong`.
+ */
+export function tokenize(src: string): Token[] {
+  const tokens: Token[] = [];
+  const n = src.length;
+  if (n > MAX_SOURCE_BYTES || utf8Length(src) > MAX_SOURCE_BYTES) {
+    throw new ExprError(
+      "ExpressionTooLong",
+      `expression is longer than ${MAX_SOURCE_BYTES} bytes`,
+      0,
+      0,
+    );
+  }
+  let i = 0;
+  let b = 0; // byte offset of src[i]
+  const push = (kind: TokenKind, text: string, off: number, len: number) => {
+    tokens.push({ kind, text, off, len });
+  };
+  while (i < n) {
+    const c = src.charCodeAt(i);
+    if (c === 32) {
+      i++;
+      b++;
+      continue;
+    }
+    const start = b;
+    if (c === 39) { // '
+      if (i + 2 < n && src.charCodeAt(i + 1) === 39 && src.charCodeAt(i + 2) === 39) {
+        push("quote", "'''", start, 3);
+        i += 3;
+        b += 3;
+        continue;
+      }
+      let j = i + 1;
+      let bytes = 1;
+      while (j < n && src.charCodeAt(j) !== 39) bytes += unitBytes(src, j++);
+      const text = src.slice(i + 1, j);
+      if (j < n) {
+        j++;
+        bytes++;
+      }
+      push("str", text, start, bytes);
+      i = j;
+      b += bytes;
+      continue;
+    }
+    if (c === 91) { // [
+      let j = i + 1;
+      let bytes = 1;
+      while (j < n && src.charCodeAt(j) !== 93) bytes += unitBytes(src, j++);
+      const text = src.slice(i + 1, j);
+      if (j < n) {
+        j++;
+        bytes++;
+      }
+      push("field", text, start, bytes);
+      i = j;
+      b += bytes;
+      continue;
+    }
+    if (c >= 48 && c <= 57) {
+      let j = i;
+      while (j < n) {
+        const d = src.charCodeAt(j);
+        if ((d >= 48 && d <= 57) || d === 46) j++;
+        else break;
+      }
+      push("num", src.slice(i, j), start, j - i);
+      b += j - i;
+      i = j;
+      continue;
+    }
+    if (isIdentStart(c)) {
+      let j = i + 1;
+      while (j < n && isIdentPart(src.charCodeAt(j))) j++;
+      push("ident", src.slice(i, j), start, j - i);
+      b += j - i;
+      i = j;
+      continue;
+    }
+    if (c === 36 && i + 1 < n && isIdentPart(src.charCodeAt(i + 1))) { // $name
+      let j = i + 1;
+      while (j < n && isIdentPart(src.charCodeAt(j))) j++;
+      push("var", src.slice(i, j), start, j - i);
+      b += j - i;
+      i = j;
+      continue;
+    }
+    const next = i + 1 < n ? src.charCodeAt(i + 1) : 0;
+    let kind: TokenKind | null = null;
+    let width = 1;
+    switch (c) {
+      case 40:
+        kind = "(";
+        break;
+      case 41:
+        kind = ")";
+        break;
+      case 44:
+        kind = ",";
+        break;
+      case 43:
+        kind = "+";
+        break;
+      case 45:
+        kind = "-";
+        break;
+      case 42:
+        kind = "*";
+        break;
+      case 47:
+        kind = "/";
+        break;
+      case 38:
+        kind = "&";
+        break;
+      case 61:
+        kind = "=";
+        break;
+      case 33:
+        if (next === 61) {
+          kind = "!=";
+          width = 2;
+        }
+        break;
+      case 60:
+        kind = next === 61 ? "<=" : "<";
+        width = next === 61 ? 2 : 1;
+        break;
+      case 62:
+        kind = next === 61 ? ">=" : ">";
+        width = next === 61 ? 2 : 1;
+        break;
+    }
+    if (kind === null) {
+      const ch = String.fromCodePoint(src.codePointAt(i) ?? c);
+      throw new ExprError(
+        "UnexpectedChar",
+        `unexpected character '${ch}' at byte ${start}`,
+        start,
+        Math.max(1, unitBytes(src, i)),
+      );
+    }
+    push(kind, kind, start, width);
+    i += width;
+    b += width;
+  }
+  push("eof", "", b, 0);
+  return tokens;
+}
