@@ -1,0 +1,185 @@
+import assert from "node:assert/strict";
+import {
+  type CsvOutputDialect,
+  CsvWriter,
+  formatCsvHeader,
+  formatCsvRow,
+  formatCsvValue,
+  isPlainDecimal,
+  looksLikeFormula,
+} from "../../src/formats/csv_writer.ts";
+import { parseCsvBytes } from "../../src/formats/csv_reader.ts";
+
+const CONFORMANCE = new URL("../../../shared/conformance/", import.meta.url);
+const DOUBLE: CsvOutputDialect = {
+  delimiter: ",",
+  quote: "double",
+  encoding: "utf-8",
+  decimalSeparator: ".",
+};
+const NONE: CsvOutputDialect = { ...DOUBLE, quote: "none" };
+
+function writeAll(
+  dialect: CsvOutputDialect,
+  headers: string[],
+  rows: string[][],
+  bufferSize?: number,
+): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const w = new CsvWriter(dialect, (c) => chunks.push(c), { bufferSize });
+  w.writeHeader(headers);
+  for (const r of rows) w.writeRow(r);
+  w.flush();
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  assert.equal(w.bytesWritten, out.length);
+  return out;
+}
+
+Deno.test("double quoting is applied only when a value needs it", () => {
+  assert.equal(formatCsvValue("plain", DOUBLE), "plain");
+  assert.equal(formatCsvValue("a,b", DOUBLE), '"a,b"');
+  assert.equal(formatCsvValue('say "hi"', DOUBLE), '"say ""hi"""');
+  assert.equal(formatCsvValue("two\nlines", DOUBLE), '"two\nlines"');
+  assert.equal(formatCsvValue("cr\rhere", DOUBLE), '"cr\rhere"');
+  assert.equal(formatCsvValue("", DOUBLE), "");
+  assert.equal(formatCsvValue("it's", { ...DOUBLE, quote: "single" }), "'it''s'");
+  assert.equal(formatCsvValue("a;b", { ...DOUBLE, delimiter: ";" }), '"a;b"');
+  assert.equal(formatCsvValue("a,b", { ...DOUBLE, delimiter: ";" }), "a,b");
+});
+
+Deno.test("a value already wrapped in the quote character keeps its quotes", () => {
+  assert.equal(formatCsvValue('"already"', DOUBLE), '"already"');
+  assert.equal(formatCsvValue('"a"b"', DOUBLE), '"a""b"');
+  assert.equal(formatCsvValue('"x"', NONE), '"x"', "no quote mode: written as is");
+});
+
+Deno.test("without quoting, LF becomes a literal \\n and CR is dropped", () => {
+  assert.equal(formatCsvValue("a\r\nb", NONE), "a\\nb");
+  assert.equal(formatCsvValue("a,b", NONE), "a,b", "no quoting even with the delimiter inside");
+});
+
+Deno.test("formula guard: leading =, TAB, CR always; +, -, @ only with a call or DDE link", () => {
+  assert.equal(formatCsvValue("=1+2", NONE), "'=1+2");
+  assert.equal(formatCsvValue("@SUM(A1:A9)", NONE), "'@SUM(A1:A9)");
+  assert.equal(formatCsvValue("+cmd|'/c calc'!A1", NONE), "'+cmd|'/c calc'!A1");
+  assert.equal(formatCsvValue("-1+cmd|'/c calc'!A1", NONE), "'-1+cmd|'/c calc'!A1");
+  assert.equal(formatCsvValue("\t=1", NONE), "'\t=1");
+  assert.equal(formatCsvValue("\r", NONE), "'", "guard then CR dropped");
+  for (
+    const data of ["-12.34", "+5", "-.5", "+420 555 0101", "@midnight show", "-- note", "+", "-", "-(x)"]
+  ) {
+    assert.equal(formatCsvValue(data, NONE), data, data);
+  }
+  assert.equal(formatCsvValue("@SUM(1,1)", DOUBLE), '"\'@SUM(1,1)"', "guard goes inside the quotes");
+  assert.equal(formatCsvValue('"=1+2"', DOUBLE), '"\'=1+2"', "pre-quoted value: guard inside");
+  assert.equal(formatCsvValue("-ISM FURNITURE, LLC", DOUBLE), '"-ISM FURNITURE, LLC"');
+  assert.equal(looksLikeFormula("Foo (Ltd)"), false);
+  assert.equal(looksLikeFormula("-Foo (Ltd)"), false, "a space before ( is not a call");
+  assert.equal(looksLikeFormula("-foo.bar(1)"), true);
+});
+
+Deno.test("decimal separator out rewrites plain decimals only", () => {
+  const semi: CsvOutputDialect = { delimiter: ";", quote: "none", encoding: "utf-8", decimalSeparator: "," };
+  assert.equal(formatCsvValue("1234.5", semi), "1234,5");
+  assert.equal(formatCsvValue("-0.25", semi), "-0,25");
+  assert.equal(formatCsvValue("7.", semi), "7,");
+  assert.equal(formatCsvValue("42", semi), "42");
+  for (const keep of ["+1.5", ".5", "1.2.3", "1e5", "12.5 EUR", "2024-01-15", ""]) {
+    assert.equal(formatCsvValue(keep, semi), keep, keep);
+  }
+  const long = "1".repeat(63) + ".5";
+  assert.equal(formatCsvValue(long, semi), long, "over 64 characters: untouched");
+  assert.equal(formatCsvValue("1".repeat(62) + ".5", semi), "1".repeat(62) + ",5");
+  assert.equal(
+    formatCsvValue("12.5", { ...DOUBLE, decimalSeparator: "," }),
+    '"12,5"',
+    "quoted when it hits the delimiter",
+  );
+  assert.equal(isPlainDecimal("-"), false);
+  assert.equal(isPlainDecimal("-3.14"), true);
+});
+
+Deno.test("header line is verbatim; rows end with LF", () => {
+  assert.equal(formatCsvHeader(["a,b", '"q"', "=x"], DOUBLE), 'a,b,"q",=x\n');
+  assert.equal(formatCsvRow(["1", "a,b", ""], DOUBLE), '1,"a,b",\n');
+  const bytes = writeAll(DOUBLE, ["h1", "h2"], [["1", "x"], ["", ""]]);
+  assert.equal(new TextDecoder().decode(bytes), "h1,h2\n1,x\n,\n");
+});
+
+Deno.test("goldens round-trip byte for byte through the reader and the writer", async () => {
+  const cases = [
+    {
+      dir: "datasets/xtb1_cash_to_wealthfolio",
+      file: "sample_2025-12-01_2025-12-31_cash.expected",
+      quote: "double" as const,
+    },
+    {
+      dir: "datasets/xtb2_closed_to_wealthfolio",
+      file: "sample_2025-12-01_2025-12-31_closed.expected",
+      quote: "double" as const,
+    },
+    {
+      dir: "docs/examples/advanced/messy-financial-export",
+      file: "sample.expected",
+      quote: "double" as const,
+    },
+    {
+      dir: "docs/examples/intermediate/hubspot-to-salesforce",
+      file: "sample.expected",
+      quote: "double" as const,
+    },
+    { dir: "datasets/ruian_zip_demo", file: "1-ruian_zip_demo-combined.expected", quote: "none" as const },
+    { dir: "datasets/trading212_to_wealthfolio", file: "sample.expected", quote: "none" as const },
+  ];
+  for (const c of cases) {
+    const golden = await Deno.readFile(new URL(`${c.dir}/${c.file}`, CONFORMANCE));
+    const dialect: CsvOutputDialect = {
+      delimiter: ",",
+      quote: c.quote,
+      encoding: "utf-8",
+      decimalSeparator: ".",
+    };
+    const { records } = parseCsvBytes(golden, { delimiter: ",", quote: c.quote, encoding: "utf-8" }, {
+      trim: false,
+    });
+    const [header, ...rows] = records.map((r) => r.fields);
+    const written = writeAll(dialect, header, rows, 1024);
+    assert.deepEqual(written, golden, c.file);
+  }
+});
+
+Deno.test("single-byte output: round trip and ? for what the page lacks", () => {
+  const dialect: CsvOutputDialect = {
+    delimiter: ";",
+    quote: "double",
+    encoding: "windows-1250",
+    decimalSeparator: ",",
+  };
+  const rows = [["Příliš žluťoučký kůň", "12.5"], ["€ 5", "x;y"]];
+  const bytes = writeAll(dialect, ["Název", "Cena"], rows);
+  const back = parseCsvBytes(bytes, { delimiter: ";", quote: "double", encoding: "windows-1250" });
+  assert.deepEqual(back.records.map((r) => r.fields), [["Název", "Cena"], ["Příliš žluťoučký kůň", "12,5"], [
+    "€ 5",
+    "x;y",
+  ]]);
+  const latin2 = writeAll({ ...dialect, encoding: "iso-8859-2" }, ["h"], [["€😀ž"]]);
+  assert.deepEqual([...latin2.subarray(2)], [0x3f, 0x3f, 0xbe, 0x0a], "€ and the emoji become one ? each");
+});
+
+Deno.test("small buffers: chunks are handed over in order and not reused", () => {
+  const rows = Array.from({ length: 500 }, (_, i) => [`row ${i}`, "Žluť", "x,y"]);
+  const expected = new TextEncoder().encode(
+    formatCsvHeader(["a", "b", "c"], DOUBLE) + rows.map((r) => formatCsvRow(r, DOUBLE)).join(""),
+  );
+  assert.deepEqual(writeAll(DOUBLE, ["a", "b", "c"], rows, 1024), expected);
+  const single = { ...DOUBLE, encoding: "windows-1252" };
+  const w = new CsvWriter(single, () => {}, { bufferSize: 1024 });
+  w.writeRow(["x".repeat(5000)]);
+  w.flush();
+  assert.equal(w.bytesWritten, 5001, "a row larger than the buffer is still written whole");
+});
