@@ -1,0 +1,194 @@
+/**
+ * bxp-cli's command line: flags, values in `--name value` or `--name=value` form, conflicts and usage.
+ *
+ * @example
+ * ```ts
+ * import { parseCliArgs } from "./args.ts";
+ * parseCliArgs(["--template", "t1", "--data=./in"]);
+ * // { kind: "run", options: { template: "t1", data: "./in", ... } }
+ * ```
+ * @module
+ */
+
+/** Everything a run needs from the command line. */
+export interface CliOptions {
+  config: string;
+  configExplicit: boolean;
+  template: string | null;
+  data: string | null;
+  fresh: boolean;
+  dryRun: boolean;
+  trace: boolean;
+  traceFile: string | null;
+  debug: boolean;
+  debugJson: boolean;
+  quiet: boolean;
+  checkFsSeconds: number;
+}
+
+/** What the command line asks for. Errors carry bxp's message and whether the usage text follows it. */
+export type CliRequest =
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "error"; message: string; usage: boolean }
+  | { kind: "run"; options: CliOptions };
+
+/** The config read when `--config` is absent. */
+export const DEFAULT_CONFIG = "bxp-cli.json";
+
+/** The help text; `prog` is the program name shown in the usage lines. */
+export function usageText(prog = "bxp-cli"): string {
+  return `Broker eXchange Parser (BXP)
+
+  Converts messy CSV exports into the exact CSV another system imports, driven by a JSON5 config.
+
+Usage:
+  ${prog}                                    process all templates in the config file
+  ${prog} --template <id>                    process a single template
+  ${prog} --template <id> --data <path>      override the template's data_dir
+
+Options:
+  --config <path>     load this config instead of ./bxp-cli.json
+  --template <id>     run a single template
+  --data <path>       override the template's data_dir (requires --template)
+  --fresh             skip files whose output already exists
+  --dry-run           run the whole pipeline without writing output files
+  --trace             write the binary BXTB trace to stdout (implies --quiet; conflicts with --debug)
+  --trace-file <path> also write the full BXTB trace to <path>, independent of --trace
+  --debug             no informational summaries; print unmatched rows as JSON when row_rules_debug_missing is set
+  --debug=json        print one JSON run summary on stdout instead of the human output
+                      (conflicts with --trace, --quiet and --debug)
+  --quiet             no informational output (errors still go to stderr)
+  --check-fs <n>      check data_dir and input files exist before processing, within n seconds
+  --version           print the version and exit
+  --help              print this help and exit
+
+Value options accept \`--name value\` or \`--name=value\`.
+
+Exit codes:
+  0 - success
+  1 - error
+  2 - warnings
+`;
+}
+
+type ValueMatch = { kind: "none" } | { kind: "missing" } | { kind: "value"; value: string; next: number };
+
+function matchValue(args: readonly string[], i: number, name: string): ValueMatch {
+  const arg = args[i];
+  if (arg === name) {
+    return i + 1 < args.length ? { kind: "value", value: args[i + 1], next: i + 1 } : { kind: "missing" };
+  }
+  if (arg.startsWith(name + "=")) return { kind: "value", value: arg.slice(name.length + 1), next: i };
+  return { kind: "none" };
+}
+
+const fail = (message: string, usage = false): CliRequest => ({ kind: "error", message, usage });
+
+/** Parses bxp-cli's arguments (without the program name). `--version`/`--help` win where they appear first. */
+export function parseCliArgs(args: readonly string[]): CliRequest {
+  const o: CliOptions = {
+    config: DEFAULT_CONFIG,
+    configExplicit: false,
+    template: null,
+    data: null,
+    fresh: false,
+    dryRun: false,
+    trace: false,
+    traceFile: null,
+    debug: false,
+    debugJson: false,
+    quiet: false,
+    checkFsSeconds: 0,
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    switch (arg) {
+      case "--version":
+        return { kind: "version" };
+      case "--help":
+        return { kind: "help" };
+      case "--debug":
+        o.debug = true;
+        continue;
+      case "--quiet":
+        o.quiet = true;
+        continue;
+      case "--fresh":
+        o.fresh = true;
+        continue;
+      case "--dry-run":
+        o.dryRun = true;
+        continue;
+      case "--trace":
+        o.trace = true;
+        continue;
+    }
+    if (arg.startsWith("--debug=")) {
+      const v = arg.slice("--debug=".length);
+      if (v !== "json") return fail(`--debug value must be 'json': got '${v}'`);
+      o.debugJson = true;
+      continue;
+    }
+    if (arg.startsWith("--trace=")) {
+      const v = arg.slice("--trace=".length);
+      if (v !== "bin") return fail(`--trace value must be 'bin' (NDJSON support was removed): got '${v}'`);
+      o.trace = true;
+      continue;
+    }
+    const traceFile = matchValue(args, i, "--trace-file");
+    if (traceFile.kind === "missing") return fail("--trace-file requires a path argument");
+    if (traceFile.kind === "value") {
+      if (traceFile.value === "") return fail("--trace-file requires a non-empty path");
+      o.traceFile = traceFile.value;
+      i = traceFile.next;
+      continue;
+    }
+    const checkFs = matchValue(args, i, "--check-fs");
+    if (checkFs.kind === "missing") {
+      return fail("--check-fs requires a non-negative integer (seconds) argument");
+    }
+    if (checkFs.kind === "value") {
+      if (!/^[0-9]{1,3}$/.test(checkFs.value) || Number(checkFs.value) > 255) {
+        return fail(`--check-fs requires a non-negative integer (seconds): got '${checkFs.value}'`);
+      }
+      o.checkFsSeconds = Number(checkFs.value);
+      i = checkFs.next;
+      continue;
+    }
+    let consumed = false;
+    for (const name of ["--config", "--template", "--data"] as const) {
+      const m = matchValue(args, i, name);
+      if (m.kind === "none") continue;
+      if (m.kind === "missing") return fail(`${name} requires a value`, true);
+      if (name === "--config") {
+        o.config = m.value;
+        o.configExplicit = true;
+      } else if (name === "--template") {
+        o.template = m.value;
+      } else {
+        o.data = m.value;
+      }
+      i = m.next;
+      consumed = true;
+      break;
+    }
+    if (consumed) continue;
+    return fail(`unknown argument: ${arg}`, true);
+  }
+  if (o.quiet && (o.debug || o.debugJson)) return fail("--quiet and --debug cannot be used together");
+  if (o.trace && (o.debug || o.debugJson)) return fail("--trace and --debug cannot be used together");
+  if (o.debug && o.debugJson) return fail("--debug and --debug=json cannot be used together");
+  if (o.data !== null && o.template === null) return fail("--data requires --template", true);
+  return { kind: "run", options: o };
+}
+
+/**
+ * bxp's guard on user-supplied paths: no shell metacharacters and at most one `..` component. It blocks
+ * injection characters and accidental deep traversal; it is not a sandbox.
+ */
+export function isSafeCliPath(path: string): boolean {
+  if (/[$|;&><`()\n\r\0]/.test(path)) return false;
+  const parts = path.split(/[\\/]/);
+  return parts.filter((p) => p === "..").length <= 1;
+}

@@ -1,0 +1,184 @@
+/**
+ * bxp-cli: converts input files with a bxp config. The thin adapter around the engine: arguments, config
+ * loading, the real file system, stdout/stderr and the exit status (0 ok, 2 warnings, 1 error).
+ *
+ * Run with `deno task bxp-cli [--config file] [--template id] ...`.
+ * @module
+ */
+
+import { dirname, resolve } from "node:path";
+import { formatDiagnostic, loadConfigChecked } from "../config/model.ts";
+import type { DirProbe } from "../config/check_cross.ts";
+import { reportOverall, runConversion, type TemplateSummary, templateSummary } from "../engine/run.ts";
+import { exitCodeOf, newStats, type SectionStats } from "../engine/stats.ts";
+import { NULL_TRACE, type TraceSink } from "../engine/sinks.ts";
+import { VERSION } from "../version.ts";
+import { type CliOptions, isSafeCliPath, parseCliArgs, usageText } from "./args.ts";
+import { DenoEngineFs } from "./deno_fs.ts";
+import { CliReporter } from "./reporter.ts";
+import { TraceOut } from "./trace_out.ts";
+
+/** bxp's cap on config text. */
+const CONFIG_MAX_BYTES = 1024 * 1024;
+
+function debugJsonDocument(
+  templates: TemplateSummary[],
+  overall: SectionStats,
+  messages: string[],
+  fatal: boolean,
+): string {
+  return JSON.stringify(
+    { fatal, templates, overall: templateSummary("*", overall), messages },
+    null,
+    2,
+  ) + "\n";
+}
+
+function probeDir(base: string) {
+  return async (dataDir: string): Promise<DirProbe> => {
+    try {
+      const files: string[] = [];
+      for await (const e of Deno.readDir(resolve(base, dataDir))) {
+        if (e.isFile || e.isSymlink) files.push(e.name);
+      }
+      return { kind: "ok", files };
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return { kind: "missing" };
+      return { kind: "unreadable", error: err instanceof Error ? err.message : String(err) };
+    }
+  };
+}
+
+/** Loads the config and runs it; returns the overall stats and per-template summaries. */
+async function run(
+  o: CliOptions,
+  out: CliReporter,
+  trace: TraceSink,
+): Promise<{ overall: SectionStats; templates: TemplateSummary[] }> {
+  const started = performance.now();
+  const env = {
+    reporter: out,
+    trace,
+    fresh: o.fresh,
+    dryRun: o.dryRun,
+    debug: o.debug,
+    now: () => performance.now(),
+  };
+  const overall = newStats();
+  const fail = (message: string | null) => {
+    if (message !== null) out.fatal(message);
+    overall.hasFatal = true;
+    overall.timeMs = performance.now() - started;
+    reportOverall(env, overall);
+    return { overall, templates: [] };
+  };
+
+  if (!isSafeCliPath(o.config)) {
+    return fail(`error: --config path contains dangerous characters or too many '../': ${o.config}\n`);
+  }
+  let size: number;
+  try {
+    size = (await Deno.stat(o.config)).size;
+  } catch {
+    return fail(
+      o.configExplicit
+        ? `error: configuration file not found: ${o.config}\n`
+        : `error: default configuration file ${o.config} missing\n`,
+    );
+  }
+  if (size > CONFIG_MAX_BYTES) {
+    return fail(
+      `fatal error: config '${o.config}' is ${size} bytes, exceeding the 1 MB limit (CONFIG_MAX_FILE_SIZE)\n`,
+    );
+  }
+  const configDir = dirname(resolve(o.config));
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(o.config));
+  } catch (err) {
+    return fail(`error: cannot read configuration file ${o.config}: ${(err as Error).message}\n`);
+  }
+  const loaded = await loadConfigChecked(text, o.config, {
+    fs: { inspectDir: probeDir(configDir) },
+    checkFsMs: o.checkFsSeconds * 1000,
+  });
+  let countedWarning = false;
+  for (const d of loaded.diagnostics) {
+    const line = formatDiagnostic(o.config, d) + "\n";
+    if (d.severity === "error") out.fatal(line);
+    else if (d.severity === "warning") {
+      out.warning(line);
+      // bxp's run counts expression-check and dead-config findings as one warning (exit status 2).
+      if (d.code.startsWith("expr.") || d.code.startsWith("config.unused")) countedWarning = true;
+    } else out.info(line);
+  }
+  if (loaded.config === null) return fail(null);
+  if (o.data !== null && !isSafeCliPath(o.data)) {
+    return fail(`error: path argument contains dangerous characters or too many '../': ${o.data}\n`);
+  }
+
+  const result = await runConversion({
+    config: loaded.config,
+    templateId: o.template,
+    dataOverride: o.data === null ? null : resolve(o.data),
+    configLabel: o.config,
+  }, { ...env, fs: new DenoEngineFs(configDir) });
+  if (countedWarning) result.overall.warnings++;
+  return result;
+}
+
+async function main(): Promise<number> {
+  const req = parseCliArgs(Deno.args);
+  if (req.kind === "version") {
+    console.log(`bxp-cli ${VERSION}`);
+    return 0;
+  }
+  if (req.kind === "help") {
+    console.log(usageText());
+    return 0;
+  }
+  if (req.kind === "error") {
+    console.error(`error: ${req.message}`);
+    if (req.usage) console.error(usageText());
+    return 1;
+  }
+  const o = req.options;
+  const out = new CliReporter({ quiet: o.quiet, trace: o.trace, debug: o.debug, debugJson: o.debugJson });
+  let trace: TraceSink = NULL_TRACE;
+  let traceOut: TraceOut | null = null;
+  if (o.trace || o.traceFile !== null) {
+    if (o.traceFile !== null && !isSafeCliPath(o.traceFile)) {
+      console.error(`error: --trace-file path rejected: '${o.traceFile}'`);
+      return 1;
+    }
+    try {
+      traceOut = await TraceOut.open({ toStdout: o.trace, file: o.traceFile });
+    } catch (err) {
+      console.error(`error: --trace-file create failed: ${(err as Error).name} (${o.traceFile})`);
+      return 1;
+    }
+    trace = traceOut;
+  }
+  const { overall, templates } = await run(o, out, trace);
+  out.flushDebug();
+  const code = exitCodeOf(overall);
+  trace.done(code);
+  await traceOut?.close();
+  if (o.debugJson) out.stdout(debugJsonDocument(templates, overall, out.messages, false));
+  return code;
+}
+
+const started = performance.now();
+let code: number;
+try {
+  code = await main();
+} catch (err) {
+  // Unexpected failures still end with a message, never a stack trace.
+  console.error(`fatal error: ${err instanceof Error ? err.message : String(err)}`);
+  code = 1;
+}
+if (Deno.env.get("BXP_METRICS")) {
+  const rssKb = Math.round(Deno.memoryUsage().rss / 1024);
+  console.error(`bxp-metrics wall_ms=${Math.round(performance.now() - started)} peak_rss_kb=${rssKb}`);
+}
+Deno.exit(code);

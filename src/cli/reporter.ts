@@ -1,0 +1,86 @@
+/**
+ * bxp-cli's message routing: informational lines to stdout, warnings and fatals to stderr, all silenced by
+ * `--quiet`, info silenced by `--trace`, and everything captured for the single `--debug=json` document.
+ *
+ * @example
+ * ```ts ignore
+ * const out = new CliReporter({ quiet: false, trace: false, debugJson: false, debug: false });
+ * out.info("processing 'a.csv'\n");
+ * ```
+ * @module
+ */
+
+import type { Reporter } from "../engine/host.ts";
+
+const encoder = new TextEncoder();
+
+function writeSync(stream: { writeSync(p: Uint8Array): number }, text: string): void {
+  const bytes = encoder.encode(text);
+  let at = 0;
+  while (at < bytes.length) at += stream.writeSync(bytes.subarray(at));
+}
+
+/** Output modes from the command line. */
+export interface ReportModes {
+  quiet: boolean;
+  trace: boolean;
+  debug: boolean;
+  debugJson: boolean;
+}
+
+/** A {@link Reporter} writing to the process's stdout and stderr. */
+export class CliReporter implements Reporter {
+  /** Warning and fatal lines captured in `--debug=json` mode (without trailing newlines). */
+  readonly messages: string[] = [];
+  readonly #modes: ReportModes;
+  #debugBuffer = "";
+
+  constructor(modes: ReportModes) {
+    this.#modes = modes;
+  }
+
+  info(text: string): void {
+    const m = this.#modes;
+    if (m.quiet || m.trace || m.debugJson) return;
+    this.flushDebug();
+    writeSync(Deno.stdout, text);
+  }
+
+  warning(text: string): void {
+    this.#problem(text);
+  }
+
+  fatal(text: string): void {
+    this.#problem(text);
+  }
+
+  debug(text: string): void {
+    // Unmatched-row dumps can be one per row: batch them.
+    this.#debugBuffer += text;
+    if (this.#debugBuffer.length > 64 * 1024) this.flushDebug();
+  }
+
+  /** Writes buffered debug text. */
+  flushDebug(): void {
+    if (this.#debugBuffer === "") return;
+    const text = this.#debugBuffer;
+    this.#debugBuffer = "";
+    writeSync(Deno.stdout, text);
+  }
+
+  /** Writes `text` to stdout regardless of modes (the --debug=json document, help, version). */
+  stdout(text: string): void {
+    this.flushDebug();
+    writeSync(Deno.stdout, text);
+  }
+
+  #problem(text: string): void {
+    if (this.#modes.quiet) return;
+    if (this.#modes.debugJson) {
+      this.messages.push(text.replace(/\n+$/, ""));
+      return;
+    }
+    this.flushDebug();
+    writeSync(Deno.stderr, text);
+  }
+}

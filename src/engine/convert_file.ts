@@ -1,0 +1,250 @@
+/**
+ * One input file through one template: header, unknown-field check, pre_pass, the main pass with output
+ * written through a staged (temporary, then renamed) file, and the per-file warnings and trace frames.
+ *
+ * @example
+ * ```ts ignore
+ * await convertFile(run, "statement.csv", stats);
+ * ```
+ * @module
+ */
+
+import { ExprError } from "../lang/mod.ts";
+import { CsvRecordTooLongError } from "../formats/csv_reader.ts";
+import { JsonInputError } from "../formats/json_input.ts";
+import { extractDateRange } from "./date_range.ts";
+import { firstTypo } from "./field_check.ts";
+import type { EngineFs, Reporter, StagedOutput } from "./host.ts";
+import { planSources, type TemplatePlan } from "./plan.ts";
+import { PrePassCollector } from "./prepass.ts";
+import { CsvRecordSource, JsonRecordSource, type RecordSource } from "./record_source.ts";
+import { RowEvaluator } from "./row_eval.ts";
+import { createRowWriter } from "./row_writers.ts";
+import type { RowWriter, TraceSink } from "./sinks.ts";
+import type { SectionStats } from "./stats.ts";
+import { newEvalContext } from "./context.ts";
+
+/** bxp's ceiling on header columns; wider headers are truncated with a warning. */
+export const MAX_COLUMNS = 16384;
+
+/** Everything a file conversion shares with its template run. */
+export interface TemplateRun {
+  readonly plan: TemplatePlan;
+  readonly dir: string;
+  readonly fs: EngineFs;
+  readonly reporter: Reporter;
+  readonly trace: TraceSink;
+  readonly fresh: boolean;
+  readonly dryRun: boolean;
+  readonly debug: boolean;
+  /** The template's combined output (header already written), or null. */
+  readonly combined: { writer: RowWriter; output: StagedOutput | null } | null;
+}
+
+/** A fatal problem with one file; the message is printed as is and the run stops with exit 1. */
+export class FileFatal extends Error {}
+
+/** The output name bxp derives: the input's `file_pattern_in` suffix replaced by `file_pattern_out`. */
+export function outputName(filename: string, patternIn: string, patternOut: string): string {
+  return patternOut !== "" && filename.endsWith(patternIn)
+    ? filename.slice(0, filename.length - patternIn.length) + patternOut
+    : filename + "x";
+}
+
+/** The stem FILENAME() returns and the date range is read from. */
+export function inputStem(filename: string, patternIn: string): string {
+  return filename.length > patternIn.length
+    ? filename.slice(0, filename.length - patternIn.length)
+    : filename;
+}
+
+function columnIndex(names: readonly string[]): Map<string, number> {
+  const index = new Map<string, number>();
+  names.forEach((n, i) => index.set(n, i)); // duplicates resolve to the rightmost column
+  return index;
+}
+
+function duplicateWarnings(filename: string, names: readonly string[]): string[] {
+  const out: string[] = [];
+  const done = new Set<string>();
+  for (const name of names) {
+    if (name === "" || done.has(name)) continue;
+    const cols: number[] = [];
+    names.forEach((n, i) => n === name && cols.push(i + 1));
+    if (cols.length < 2) continue;
+    done.add(name);
+    out.push(
+      `warning: '${filename}' has a duplicate column header '${name}' at columns ${cols.join(", ")}; ` +
+        `[${name}] reads column ${cols[cols.length - 1]} — use FIELDS(n) to read the others\n`,
+    );
+  }
+  return out;
+}
+
+/** Converts one input file. Throws {@link FileFatal} on a problem that stops the run. */
+export async function convertFile(run: TemplateRun, filename: string, stats: SectionStats): Promise<void> {
+  const { plan, fs, reporter, trace } = run;
+  const t = plan.template;
+  let fileWarnings = 0;
+  const warn = (text: string) => {
+    reporter.warning(text);
+    stats.warnings++;
+    fileWarnings++;
+  };
+
+  const stem = inputStem(filename, t.filePatternIn);
+  const range = t.dateFilterFromFilename ? extractDateRange(stem) : { kind: "none" as const };
+  if (range.kind === "valid") {
+    reporter.info(`processing '${filename}' with date range from ${range.min} to ${range.max}\n`);
+  } else {
+    if (range.kind === "invalid") {
+      warn(
+        `warning: '${filename}' has a malformed YYYY-MM-DD_YYYY-MM-DD range (min > max or bad component); ` +
+          `processing all rows\n`,
+      );
+    } else if (t.dateFilterFromFilename) {
+      warn(
+        `warning: '${filename}' has no YYYY-MM-DD_YYYY-MM-DD range in filename; date_filter_from_filename is ` +
+          `enabled but no rows will be filtered\n`,
+      );
+    }
+    reporter.info(`processing '${filename}'\n`);
+  }
+
+  const path = fs.join(run.dir, filename);
+  const source: RecordSource = t.fileTypeIn === "json"
+    ? new JsonRecordSource(fs, path, filename)
+    : new CsvRecordSource(fs, path, t, filename);
+
+  let output: StagedOutput | null = null;
+  try {
+    const header = await source.readHeader();
+    if (header.invalidUtf8) {
+      stats.warnings++;
+      reporter.warning(`warning: '${filename}' is not valid UTF-8; non-ASCII characters may be garbled\n`);
+    }
+    let names = header.names;
+    if (names.length > MAX_COLUMNS) {
+      stats.warnings++;
+      reporter.warning(
+        `warning: '${filename}' has more than ${MAX_COLUMNS} columns; extra columns are ignored\n`,
+      );
+      names = names.slice(0, MAX_COLUMNS);
+    }
+    for (const w of duplicateWarnings(filename, names)) {
+      stats.warnings++;
+      reporter.warning(w);
+    }
+    const columns = columnIndex(names);
+
+    let typos = false;
+    for (const [where, src] of planSources(plan)) {
+      const typo = firstTypo(src, columns);
+      if (typo === null) continue;
+      reporter.warning(
+        `warning: unknown field '${typo.bad}' referenced in ${where} of '${filename}' — did you mean '${typo.suggest}'?\n`,
+      );
+      typos = true;
+    }
+    if (typos) stats.warnings++;
+
+    trace.fileStart(source.format, t.id, path, names);
+
+    const ctx = newEvalContext(plan, columns, stem);
+    const debug = run.debug ? (text: string) => reporter.debug(text) : null;
+    if (plan.prePass.length > 0) {
+      const collector = new PrePassCollector(plan, ctx, trace, debug);
+      let n = 0;
+      await source.forEachBatch(async (batch) => {
+        for (const r of batch) collector.evalRecord(r.fields, ++n);
+        await trace.flush();
+      });
+      ctx.lookups = collector.tables;
+    }
+
+    const outName = outputName(filename, t.filePatternIn, t.filePatternOut);
+    const outPath = fs.join(run.dir, outName);
+    let writePerFile = true;
+    if (run.fresh && run.dryRun && await fs.exists(outPath)) {
+      reporter.info(`  skipping '${filename}' (output exists)\n`);
+      return;
+    }
+    if (!run.dryRun) {
+      const staged = await fs.createOutput(outPath, run.fresh);
+      if (staged === "exists") {
+        if (run.combined === null) {
+          reporter.info(`  skipping '${filename}' (output exists)\n`);
+          return;
+        }
+        reporter.info(`  skipping per-file '${filename}' (exists; combined still being built)\n`);
+        writePerFile = false;
+      } else {
+        output = staged;
+      }
+    }
+
+    const writer = createRowWriter(t, plan.outputHeaders);
+    writer.writeHeader(plan.outputHeaders);
+    const combined = run.combined;
+    const rows = new RowEvaluator(plan, ctx, {
+      out: writer,
+      combined: combined?.writer ?? null,
+      trace,
+      debug,
+    }, {
+      dateMin: range.kind === "valid" ? range.min : "",
+      dateMax: range.kind === "valid" ? range.max : "",
+      columnNames: names,
+    });
+
+    let records = 0;
+    const drain = async () => {
+      const bytes = writer.drain();
+      if (bytes !== null && output !== null && writePerFile) await output.write(bytes);
+      if (combined !== null) {
+        const c = combined.writer.drain();
+        if (c !== null && combined.output !== null) await combined.output.write(c);
+      }
+      await trace.flush();
+    };
+    await source.forEachBatch(async (batch) => {
+      for (const r of batch) rows.evalRecord(r.fields, r.offset, ++records);
+      await drain();
+    });
+    writer.finish();
+    await drain();
+    if (output !== null) await output.commit();
+    output = null;
+
+    if (records === 0) {
+      stats.warnings++;
+      reporter.warning(
+        `warning: no rows in '${filename}' (template: ${t.id}, file: ${run.dir}/${filename})\n`,
+      );
+    }
+    if (rows.exprErrors > 0) {
+      stats.warnings++;
+      reporter.warning(
+        `warning: ${rows.exprErrors} input_schema expression error(s) in '${filename}' (run with --debug to see details)\n`,
+      );
+    }
+    if (source.unbalancedQuotes > 0) {
+      warn(
+        `warning: ${source.unbalancedQuotes} row(s) in '${filename}' had an unbalanced quote — treated as literal ` +
+          `text (set csv_text_quote_in:"none" if the file is not quoted)\n`,
+      );
+    }
+    trace.fileEnd(records, rows.rowsWritten, rows.exprErrors, fileWarnings);
+    stats.files++;
+    stats.rowsIn += records;
+    stats.rowsOut += rows.rowsWritten;
+  } catch (err) {
+    if (output !== null) await output.abort();
+    if (err instanceof CsvRecordTooLongError) throw new FileFatal(`fatal error: ${err.message}\n`);
+    if (err instanceof JsonInputError) throw new FileFatal(`fatal error: '${filename}': ${err.message}\n`);
+    if (err instanceof ExprError) {
+      throw new FileFatal(`fatal error: '${filename}': ${err.error}: ${err.detail}\n`);
+    }
+    throw err;
+  }
+}

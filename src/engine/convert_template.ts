@@ -1,0 +1,125 @@
+/**
+ * One template over its data folder: select the input files by suffix, run each through
+ * {@link convertFile} in name order, and maintain the optional combined output.
+ *
+ * @example
+ * ```ts ignore
+ * const stats = await convertTemplate(plan, dir, env);
+ * ```
+ * @module
+ */
+
+import { convertFile, FileFatal, type TemplateRun } from "./convert_file.ts";
+import type { EngineFs, Reporter, StagedOutput } from "./host.ts";
+import type { TemplatePlan } from "./plan.ts";
+import { createRowWriter } from "./row_writers.ts";
+import type { TraceSink } from "./sinks.ts";
+import { newStats, type SectionStats } from "./stats.ts";
+
+/** The run-wide settings a template conversion needs. */
+export interface RunEnv {
+  readonly fs: EngineFs;
+  readonly reporter: Reporter;
+  readonly trace: TraceSink;
+  readonly fresh: boolean;
+  readonly dryRun: boolean;
+  readonly debug: boolean;
+  /** Milliseconds clock for timings. */
+  readonly now: () => number;
+}
+
+function mentionsLookup(plan: TemplatePlan): boolean {
+  const has = (s: string) => s.includes("LOOKUP(");
+  return plan.inputVars.some((v) => has(v.source)) ||
+    plan.rules.some((r) => has(r.whenSource) || r.rows.some((row) => row.some((o) => has(o.source))));
+}
+
+/** Byte-order comparison, the order bxp sorts file names in. */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Converts every matching file of one template in `dir`. Problems are reported and flagged in the returned
+ * stats (`hasFatal`); `stopped` says the run must not go on (a file failed midway), while a missing data
+ * folder only fails this template, as in bxp.
+ */
+export async function convertTemplate(
+  plan: TemplatePlan,
+  dir: string,
+  env: RunEnv,
+): Promise<{ stats: SectionStats; stopped: boolean }> {
+  const stats = newStats();
+  let stopped = false;
+  const started = env.now();
+  const { fs, reporter } = env;
+  const t = plan.template;
+  const finish = () => {
+    stats.timeMs = env.now() - started;
+    return { stats, stopped };
+  };
+  reporter.info(`\n=== template: ${t.id} ===\n`);
+
+  if (plan.prePass.length === 0 && mentionsLookup(plan)) {
+    reporter.warning(
+      `warning: template '${t.id}' uses LOOKUP() but has no pre_pass blocks defined; LOOKUP calls will silently return ""\n`,
+    );
+    stats.warnings++;
+  }
+
+  const listed = await fs.listFiles(dir);
+  if (listed === null) {
+    reporter.fatal(`error: directory not found: '${dir}'\n`);
+    stats.hasFatal = true;
+    return finish();
+  }
+  const names = listed.filter((n) => n.endsWith(t.filePatternIn)).sort(compareNames);
+  if (names.length === 0) {
+    reporter.info(`No input files for template '${t.id}' in '${dir}'\n`);
+    return finish();
+  }
+
+  let combined: TemplateRun["combined"] = null;
+  let combinedOutput: StagedOutput | null = null;
+  try {
+    if (t.combinedOutput) {
+      const name = `1-${t.id}-combined${t.filePatternOut !== "" ? t.filePatternOut : "x"}`;
+      if (!env.dryRun) {
+        const staged = await fs.createOutput(fs.join(dir, name), false);
+        combinedOutput = staged === "exists" ? null : staged;
+      }
+      const writer = createRowWriter(t, plan.outputHeaders);
+      writer.writeHeader(plan.outputHeaders);
+      combined = { writer, output: combinedOutput };
+    }
+    const run: TemplateRun = {
+      plan,
+      dir,
+      fs,
+      reporter,
+      trace: env.trace,
+      fresh: env.fresh,
+      dryRun: env.dryRun,
+      debug: env.debug,
+      combined,
+    };
+    for (const name of names) await convertFile(run, name, stats);
+    if (combined !== null) {
+      combined.writer.finish();
+      const bytes = combined.writer.drain();
+      if (bytes !== null && combinedOutput !== null) await combinedOutput.write(bytes);
+      if (combinedOutput !== null) await combinedOutput.commit();
+      combinedOutput = null;
+    }
+  } catch (err) {
+    if (combinedOutput !== null) await combinedOutput.abort();
+    if (err instanceof FileFatal) {
+      reporter.fatal(err.message);
+    } else {
+      reporter.fatal(`fatal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+    stats.hasFatal = true;
+    stopped = true;
+  }
+  return finish();
+}

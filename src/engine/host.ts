@@ -1,0 +1,55 @@
+/**
+ * What the conversion engine needs from its surroundings. The engine is pure: the CLI adapter implements
+ * these with the real file system and streams; nothing here touches `Deno.*`.
+ *
+ * @example
+ * ```ts
+ * import type { EngineFs, Reporter } from "./host.ts";
+ * const quiet: Reporter = { info() {}, warning() {}, fatal() {}, debug() {} };
+ * ```
+ * @module
+ */
+
+/** An output being written: bytes go to a temporary file beside the target until `commit` renames it. */
+export interface StagedOutput {
+  write(bytes: Uint8Array): Promise<void>;
+  /** Makes the output visible under its final name (atomic rename). */
+  commit(): Promise<void>;
+  /** Discards everything written; the final name is left untouched. */
+  abort(): Promise<void>;
+}
+
+/** File system operations, with paths as plain strings. */
+export interface EngineFs {
+  /** Names of the regular files (and links to files) in `dir`, or null when `dir` does not exist. */
+  listFiles(dir: string): Promise<string[] | null>;
+  /** The file's bytes in chunks (bounded memory). */
+  readChunks(path: string): AsyncIterable<Uint8Array>;
+  /** The whole file (zip and xlsx containers). */
+  readFile(path: string): Promise<Uint8Array>;
+  exists(path: string): Promise<boolean>;
+  /**
+   * Starts a staged output. With `exclusive`, answers "exists" when the final name is already taken
+   * (the `--fresh` rule); the final name is claimed only at commit.
+   */
+  createOutput(path: string, exclusive: boolean): Promise<StagedOutput | "exists">;
+  /** Writes a whole file through a staged output. */
+  writeFile(path: string, bytes: Uint8Array): Promise<void>;
+  /** Joins path segments the platform's way. */
+  join(...parts: string[]): string;
+}
+
+/**
+ * Where the run's human messages go. Each text is one complete message including its trailing newline,
+ * exactly as bxp prints it; the adapter decides on quiet/debug modes and streams.
+ */
+export interface Reporter {
+  /** Informational stdout lines (summaries, progress). */
+  info(text: string): void;
+  /** Warnings (stderr). */
+  warning(text: string): void;
+  /** Fatal errors (stderr). */
+  fatal(text: string): void;
+  /** `--debug` diagnostics (stdout): expression errors, unmatched rows. Only called when debug is on. */
+  debug(text: string): void;
+}

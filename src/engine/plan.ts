@@ -1,0 +1,129 @@
+/**
+ * A template compiled for the engine: every expression compiled once, rule skip-sets and output columns
+ * resolved, so the per-row work is evaluation only.
+ *
+ * @example
+ * ```ts ignore
+ * import { planTemplate } from "./plan.ts";
+ * const plan = planTemplate(template, globalMaps); // throws ExprError on a broken expression
+ * ```
+ * @module
+ */
+
+import { type CompiledExpr, compileExpression } from "../lang/mod.ts";
+import type { TemplateConfig } from "../config/model.ts";
+
+/** One `$var: expression` of input_schema or of a rule's output row. */
+export interface PlannedVar {
+  readonly name: string;
+  readonly source: string;
+  readonly expr: CompiledExpr;
+}
+
+/** One row rule. */
+export interface PlannedRule {
+  readonly whenSource: string;
+  readonly when: CompiledExpr;
+  /** One entry per output row; each lists its overrides in declaration order. */
+  readonly rows: readonly (readonly PlannedVar[])[];
+  /**
+   * input_schema vars that every output row of this rule overrides. When the rule wins they are not
+   * evaluated (bxp skips them, so their errors are not counted either).
+   */
+  readonly skip: ReadonlySet<string>;
+}
+
+/** One pre_pass block. */
+export interface PlannedPrePass {
+  readonly name: string;
+  readonly when: CompiledExpr;
+  readonly whenSource: string;
+  readonly key: CompiledExpr;
+  readonly keySource: string;
+  readonly values: readonly PlannedVar[];
+}
+
+/** A template ready to run. */
+export interface TemplatePlan {
+  readonly template: TemplateConfig;
+  readonly inputVars: readonly PlannedVar[];
+  /** The `$date` entry of input_schema, when declared. */
+  readonly dateVar: PlannedVar | null;
+  readonly rules: readonly PlannedRule[];
+  /** True when some rule row overrides `$date` (then the date filter must wait for the overrides). */
+  readonly dateOverridden: boolean;
+  readonly prePass: readonly PlannedPrePass[];
+  readonly outputHeaders: readonly string[];
+  readonly outputVars: readonly string[];
+  /** Global maps with the template's own maps merged over them. */
+  readonly maps: ReadonlyMap<string, ReadonlyMap<string, string>>;
+}
+
+const DATE_VAR = "$date";
+
+function planVars(entries: readonly (readonly [string, string])[]): PlannedVar[] {
+  return entries.map(([name, source]) => ({ name, source, expr: compileExpression(source) }));
+}
+
+function skipSet(rows: readonly (readonly PlannedVar[])[], inputNames: ReadonlySet<string>): Set<string> {
+  const skip = new Set<string>();
+  if (rows.length === 0) return skip;
+  for (const v of rows[0]) {
+    if (!inputNames.has(v.name)) continue;
+    if (rows.every((row) => row.some((o) => o.name === v.name))) skip.add(v.name);
+  }
+  return skip;
+}
+
+/** Compiles a template; throws `ExprError` when an expression does not compile. */
+export function planTemplate(
+  template: TemplateConfig,
+  globalMaps: ReadonlyMap<string, ReadonlyMap<string, string>>,
+): TemplatePlan {
+  const inputVars = planVars(template.inputSchema);
+  const inputNames = new Set(inputVars.map((v) => v.name));
+  const rules: PlannedRule[] = (template.rowRules ?? []).map((rule) => {
+    const rows = rule.rows.map((row) => planVars(row));
+    return {
+      whenSource: rule.when,
+      when: compileExpression(rule.when),
+      rows,
+      skip: skipSet(rows, inputNames),
+    };
+  });
+  const prePass = template.prePass.map((block) => ({
+    name: block.name,
+    whenSource: block.when,
+    when: compileExpression(block.when),
+    keySource: block.key,
+    key: compileExpression(block.key),
+    values: planVars(block.values),
+  }));
+  const maps = new Map<string, ReadonlyMap<string, string>>(globalMaps);
+  for (const [name, map] of template.maps) maps.set(name, map);
+  return {
+    template,
+    inputVars,
+    dateVar: inputVars.find((v) => v.name === DATE_VAR) ?? null,
+    rules,
+    dateOverridden: rules.some((r) => r.rows.some((row) => row.some((o) => o.name === DATE_VAR))),
+    prePass,
+    outputHeaders: template.outputSchema.map(([header]) => header),
+    outputVars: template.outputSchema.map(([, v]) => v),
+    maps,
+  };
+}
+
+/** Every expression source of the plan with where it sits, for the per-file unknown-field check. */
+export function* planSources(plan: TemplatePlan): Generator<[where: string, source: string]> {
+  for (const v of plan.inputVars) yield ["input_schema", v.source];
+  for (const r of plan.rules) {
+    yield ["row_rules.when", r.whenSource];
+    for (const row of r.rows) for (const o of row) yield ["row_rules override", o.source];
+  }
+  for (const p of plan.prePass) {
+    yield ["pre_pass.when", p.whenSource];
+    yield ["pre_pass.key", p.keySource];
+    for (const v of p.values) yield ["pre_pass.values", v.source];
+  }
+}

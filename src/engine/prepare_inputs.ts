@@ -1,0 +1,152 @@
+/**
+ * The passes that turn containers into flat CSV files before templates run: `zip_input` unpacks archives,
+ * `xlsx_sheet` extracts worksheets. Each data folder is handled once even when several templates share it.
+ *
+ * @example
+ * ```ts ignore
+ * const zipStats = await unpackZips(selected, env);
+ * const xlsxStats = await extractSheets(selected, env);
+ * ```
+ * @module
+ */
+
+import { unzipMembers, ZipInputError } from "../formats/zip.ts";
+import { extractSheetCsv, intermediateCsvName, XlsxError } from "../formats/xlsx.ts";
+import type { TemplateConfig } from "../config/model.ts";
+import { compareNames, type RunEnv } from "./convert_template.ts";
+import { newStats, type SectionStats, summaryLine } from "./stats.ts";
+
+/** A template selected for this run and the data folder it reads. */
+export interface SelectedTemplate {
+  readonly template: TemplateConfig;
+  readonly dir: string;
+}
+
+async function namesWithSuffix(env: RunEnv, dir: string, suffix: string): Promise<string[] | null> {
+  const listed = await env.fs.listFiles(dir);
+  return listed === null ? null : listed.filter((n) => n.endsWith(suffix)).sort(compareNames);
+}
+
+/** Unpacks every `*.zip` of the folders of templates with `zip_input` into flat CSV members. */
+export async function unpackZips(selected: readonly SelectedTemplate[], env: RunEnv): Promise<SectionStats> {
+  const stats = newStats();
+  const started = env.now();
+  const dirs = new Map<string, NonNullable<TemplateConfig["zipInput"]>>();
+  for (const s of selected) {
+    if (s.template.zipInput !== null && !dirs.has(s.dir)) dirs.set(s.dir, s.template.zipInput);
+  }
+  if (dirs.size === 0) return stats;
+  const { fs, reporter } = env;
+  reporter.info("\n=== unpacking zip archives ===\n");
+  const end = () => {
+    stats.timeMs = env.now() - started;
+    reporter.info(summaryLine(stats) + "\n");
+    return stats;
+  };
+  for (const [dir, zi] of dirs) {
+    const zips = await namesWithSuffix(env, dir, ".zip");
+    if (zips === null) {
+      reporter.fatal(`error: directory not found: '${dir}'\n`);
+      stats.hasFatal = true;
+      continue;
+    }
+    for (const zipName of zips) {
+      let members;
+      try {
+        const bytes = await fs.readFile(fs.join(dir, zipName));
+        members = unzipMembers(bytes, { ...zi, zipName });
+      } catch (err) {
+        if (err instanceof ZipInputError && err.kind === "unsupported_compression") {
+          reporter.warning(`warning: ${err.message}\n`);
+          stats.warnings++;
+          continue;
+        }
+        const detail = err instanceof Error ? err.message : String(err);
+        reporter.fatal(
+          `fatal error: ${
+            err instanceof ZipInputError ? detail : `cannot read zip '${zipName}': ${detail}`
+          }\n`,
+        );
+        stats.hasFatal = true;
+        return end();
+      }
+      let unpacked = 0;
+      for (const m of members) {
+        const target = fs.join(dir, m.outputName);
+        if (env.fresh && await fs.exists(target)) continue;
+        await fs.writeFile(target, m.bytes);
+        unpacked++;
+      }
+      reporter.info(`  unpacked '${zipName}' (${unpacked} members)\n`);
+    }
+  }
+  return end();
+}
+
+/** Extracts the `xlsx_sheet` of each template from every `*.xlsx` of its folder into an intermediate CSV. */
+export async function extractSheets(
+  selected: readonly SelectedTemplate[],
+  env: RunEnv,
+): Promise<SectionStats> {
+  const stats = newStats();
+  const started = env.now();
+  const dirs = new Map<string, NonNullable<TemplateConfig["xlsxSheet"]>[]>();
+  for (const s of selected) {
+    if (s.template.xlsxSheet === null) continue;
+    const specs = dirs.get(s.dir) ?? [];
+    specs.push(s.template.xlsxSheet);
+    dirs.set(s.dir, specs);
+  }
+  if (dirs.size === 0) return stats;
+  const { fs, reporter } = env;
+  reporter.info("\n=== preparing work environment ===\n");
+  const end = () => {
+    stats.timeMs = env.now() - started;
+    reporter.info(summaryLine(stats) + "\n");
+    return stats;
+  };
+  for (const [dir, specs] of dirs) {
+    const books = await namesWithSuffix(env, dir, ".xlsx");
+    if (books === null) {
+      reporter.fatal(`error: directory not found: '${dir}'\n`);
+      stats.hasFatal = true;
+      continue;
+    }
+    for (const book of books) {
+      const stem = book.slice(0, -".xlsx".length);
+      if (env.fresh) {
+        let all = true;
+        for (const spec of specs) all &&= await fs.exists(fs.join(dir, stem + spec.outputSuffix + "x"));
+        if (all) {
+          reporter.info(`  skipping '${book}' (output exists)\n`);
+          continue;
+        }
+      }
+      reporter.info(`converting '${book}'\n`);
+      try {
+        const bytes = await fs.readFile(fs.join(dir, book));
+        for (const spec of specs) {
+          const sheet = extractSheetCsv(bytes, { name: spec.name, headerRow: spec.headerRow });
+          if (sheet === null) continue;
+          await fs.writeFile(
+            fs.join(dir, intermediateCsvName(book, spec.outputSuffix)),
+            new TextEncoder().encode(sheet.csv),
+          );
+        }
+      } catch (err) {
+        if (err instanceof XlsxError && err.kind === "Utf16XmlUnsupported") {
+          reporter.warning(
+            `warning: skipping '${book}': xlsx contains UTF-16 encoded XML, which is not supported — re-save the workbook from Excel as a normal .xlsx\n`,
+          );
+          stats.warnings++;
+          continue;
+        }
+        const detail = err instanceof Error ? err.message : String(err);
+        reporter.fatal(`fatal error: xlsx conversion failed for '${book}': ${detail}\n`);
+        stats.hasFatal = true;
+        return end();
+      }
+    }
+  }
+  return end();
+}

@@ -1,0 +1,177 @@
+/**
+ * Reads an input file as a stream of records for the engine: CSV with the template's dialect (preamble and
+ * header line handled here) or a JSON array of objects (columns = union of keys, found by a first pass).
+ * Records arrive in batches, one batch per input chunk, so callers can write output between batches.
+ *
+ * @example
+ * ```ts ignore
+ * const src = new CsvRecordSource(fs, path, template, name);
+ * const header = await src.readHeader();
+ * await src.forEachBatch(async (batch) => { for (const r of batch) use(r.fields, r.offset); });
+ * ```
+ * @module
+ */
+
+import { CsvParser } from "../formats/csv_reader.ts";
+import {
+  JsonArrayParser,
+  JsonColumns,
+  type JsonObjectRecord,
+  jsonRecordFields,
+} from "../formats/json_input.ts";
+import type { TemplateConfig } from "../config/model.ts";
+import type { EngineFs } from "./host.ts";
+
+/** One data record: its fields and the byte offset of its first byte in the source file. */
+export interface SourceRecord {
+  fields: string[];
+  offset: number;
+}
+
+/** The header of an input: column names (empty for headerless CSV). */
+export interface InputHeader {
+  names: string[];
+  /** True when the first chunk was not valid UTF-8 (only checked for UTF-8 CSV input). */
+  invalidUtf8: boolean;
+}
+
+/** A restartable reader of one input file. */
+export interface RecordSource {
+  /** BXTB input format: 0 csv, 1 json. */
+  readonly format: number;
+  /** Reads what is needed to know the columns (CSV: up to the header line; JSON: a whole first pass). */
+  readHeader(): Promise<InputHeader>;
+  /** One full pass over the data records, in order. Can be called again for a second pass. */
+  forEachBatch(onBatch: (batch: SourceRecord[]) => void | Promise<void>): Promise<void>;
+  /** Records of the last pass whose quotes did not pair up. */
+  readonly unbalancedQuotes: number;
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+function isValidUtf8Prefix(bytes: Uint8Array): boolean {
+  // A chunk may end inside a multi-byte character: only judge up to the last line break.
+  let end = bytes.lastIndexOf(10);
+  if (end < 0) end = bytes.length;
+  try {
+    strictUtf8.decode(bytes.subarray(0, end));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** CSV input with preamble lines, an optional header line and the template's dialect. */
+export class CsvRecordSource implements RecordSource {
+  readonly format = 0;
+  unbalancedQuotes = 0;
+  readonly #fs: EngineFs;
+  readonly #path: string;
+  readonly #template: TemplateConfig;
+  readonly #name: string;
+
+  constructor(fs: EngineFs, path: string, template: TemplateConfig, name: string) {
+    this.#fs = fs;
+    this.#path = path;
+    this.#template = template;
+    this.#name = name;
+  }
+
+  #parser(onRecord: (fields: string[], offset: number) => void): CsvParser {
+    const t = this.#template;
+    return new CsvParser(
+      { delimiter: t.csvDelimiterIn, quote: t.csvTextQuoteIn, encoding: t.csvInputEncoding },
+      onRecord,
+      { sourceName: this.#name },
+    );
+  }
+
+  async readHeader(): Promise<InputHeader> {
+    const headerLine = this.#template.csvHeaderLine;
+    let names: string[] | null = headerLine === 0 ? [] : null;
+    let seen = 0;
+    let invalidUtf8 = false;
+    let first = true;
+    const parser = this.#parser((fields) => {
+      seen++;
+      if (seen === headerLine) names = fields;
+    });
+    const checkUtf8 = this.#template.csvInputEncoding.toLowerCase().replace("_", "-") === "utf-8";
+    for await (const chunk of this.#fs.readChunks(this.#path)) {
+      if (first && checkUtf8) invalidUtf8 = !isValidUtf8Prefix(chunk);
+      first = false;
+      parser.push(chunk);
+      if (names !== null) break;
+    }
+    if (names === null) parser.finish();
+    return { names: names ?? [], invalidUtf8 };
+  }
+
+  async forEachBatch(onBatch: (batch: SourceRecord[]) => void | Promise<void>): Promise<void> {
+    const skip = this.#template.csvHeaderLine;
+    let seen = 0;
+    let batch: SourceRecord[] = [];
+    const parser = this.#parser((fields, offset) => {
+      seen++;
+      if (seen > skip) batch.push({ fields, offset });
+    });
+    for await (const chunk of this.#fs.readChunks(this.#path)) {
+      parser.push(chunk);
+      if (batch.length > 0) {
+        const ready = batch;
+        batch = [];
+        await onBatch(ready);
+      }
+    }
+    parser.finish();
+    if (batch.length > 0) await onBatch(batch);
+    this.unbalancedQuotes = parser.unbalancedQuotes;
+  }
+}
+
+/** JSON array-of-objects input; the first pass finds the column union. */
+export class JsonRecordSource implements RecordSource {
+  readonly format = 1;
+  readonly unbalancedQuotes = 0;
+  readonly #fs: EngineFs;
+  readonly #path: string;
+  readonly #name: string;
+  #columns = new JsonColumns();
+
+  constructor(fs: EngineFs, path: string, name: string) {
+    this.#fs = fs;
+    this.#path = path;
+    this.#name = name;
+  }
+
+  async #pass(onRecord: (r: JsonObjectRecord) => void, between: () => Promise<void>): Promise<void> {
+    const parser = new JsonArrayParser(onRecord, { sourceName: this.#name });
+    for await (const chunk of this.#fs.readChunks(this.#path)) {
+      parser.push(chunk);
+      await between();
+    }
+    parser.finish();
+    await between();
+  }
+
+  async readHeader(): Promise<InputHeader> {
+    this.#columns = new JsonColumns();
+    const columns = this.#columns;
+    await this.#pass((r) => columns.add(r), () => Promise.resolve());
+    return { names: columns.names, invalidUtf8: false };
+  }
+
+  async forEachBatch(onBatch: (batch: SourceRecord[]) => void | Promise<void>): Promise<void> {
+    const index = this.#columns.index;
+    let batch: SourceRecord[] = [];
+    await this.#pass(
+      (r) => batch.push({ fields: jsonRecordFields(r, index), offset: r.offset }),
+      async () => {
+        if (batch.length === 0) return;
+        const ready = batch;
+        batch = [];
+        await onBatch(ready);
+      },
+    );
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * One source record through a template: input_schema, the first matching row rule, its output rows with
+ * overrides, the filename date filter, and the output and trace events — bxp's per-row semantics.
+ *
+ * @example
+ * ```ts ignore
+ * const rows = new RowEvaluator(plan, ctx, sinks, options);
+ * rows.evalRecord(fields, byteOffset, recordNum);
+ * ```
+ * @module
+ */
+
+import { type EvalContext, ExprError } from "../lang/mod.ts";
+import { outsideRange } from "./date_range.ts";
+import type { PlannedVar, TemplatePlan } from "./plan.ts";
+import type { RowWriter, TraceSink } from "./sinks.ts";
+
+/** Where a row's results go. */
+export interface RowSinks {
+  readonly out: RowWriter;
+  /** The template's combined output, when `combined_output` is on. */
+  readonly combined: RowWriter | null;
+  readonly trace: TraceSink;
+  /** `--debug` text sink, or null when debug is off. */
+  readonly debug: ((text: string) => void) | null;
+}
+
+/** Per-file settings of the evaluation. */
+export interface RowOptions {
+  readonly dateMin: string;
+  readonly dateMax: string;
+  /** Header names, for the unmatched-row dump. */
+  readonly columnNames: readonly string[];
+}
+
+const FILTER_DATE = "date_filter_from_filename";
+
+function errorParts(err: unknown): { name: string; detail: string } {
+  if (err instanceof ExprError) return { name: err.error, detail: err.detail };
+  throw err;
+}
+
+function quoteFields(fields: readonly string[]): string {
+  let s = "  fields:";
+  for (const f of fields) s += ` "${f}"`;
+  return s + "\n";
+}
+
+/** Evaluates records of one file; counters accumulate across calls. */
+export class RowEvaluator {
+  /** Output rows written so far in this file (also the next BXTB output index). */
+  rowsWritten = 0;
+  /** input_schema evaluation failures in this file. */
+  exprErrors = 0;
+
+  readonly #plan: TemplatePlan;
+  readonly #ctx: EvalContext;
+  readonly #sinks: RowSinks;
+  readonly #opts: RowOptions;
+  readonly #fastDate: boolean;
+  readonly #filterDates: boolean;
+  readonly #vars = new Map<string, string>();
+  readonly #merged = new Map<string, string>();
+  readonly #values: string[];
+
+  constructor(plan: TemplatePlan, ctx: EvalContext, sinks: RowSinks, opts: RowOptions) {
+    this.#plan = plan;
+    this.#ctx = ctx;
+    this.#sinks = sinks;
+    this.#opts = opts;
+    this.#filterDates = opts.dateMin !== "" || opts.dateMax !== "";
+    this.#fastDate = this.#filterDates && plan.dateVar !== null && !plan.dateOverridden;
+    this.#values = new Array(plan.outputVars.length).fill("");
+  }
+
+  /** Runs one record. `locator` is the byte offset of the record in its source file. */
+  evalRecord(fields: readonly string[], locator: number, recordNum: number): void {
+    const ctx = this.#ctx;
+    ctx.fields = fields;
+    ctx.recordNum = recordNum;
+    const plan = this.#plan;
+    const trace = this.#sinks.trace;
+
+    if (this.#fastDate) {
+      let date = "";
+      try {
+        date = plan.dateVar!.expr.evaluate(ctx);
+      } catch (err) {
+        errorParts(err);
+      }
+      if (outsideRange(date, this.#opts.dateMin, this.#opts.dateMax)) {
+        trace.filteredRow(locator, FILTER_DATE);
+        return;
+      }
+    }
+
+    let matched = -1;
+    for (let r = 0; r < plan.rules.length; r++) {
+      const rule = plan.rules[r];
+      try {
+        if (rule.when.evaluateBool(ctx)) {
+          matched = r;
+          break;
+        }
+      } catch (err) {
+        const e = errorParts(err);
+        this.#sinks.debug?.(
+          e.detail
+            ? `[row_rules when error] "${rule.whenSource}": ${e.name} (${e.detail})\n`
+            : `[row_rules when error] "${rule.whenSource}": ${e.name}\n`,
+        );
+      }
+    }
+
+    this.#evalInputSchema(fields, locator, matched >= 0 ? plan.rules[matched].skip : null);
+
+    let emitted = false;
+    if (matched >= 0) {
+      const rule = plan.rules[matched];
+      for (const row of rule.rows) {
+        const merged = this.#merged;
+        merged.clear();
+        for (const [k, v] of this.#vars) merged.set(k, v);
+        this.#applyOverrides(row, merged, locator);
+        if (
+          this.#filterDates && outsideRange(merged.get("$date") ?? "", this.#opts.dateMin, this.#opts.dateMax)
+        ) {
+          trace.filteredRow(locator, FILTER_DATE);
+          emitted = true;
+          continue;
+        }
+        this.#write(merged);
+        trace.outputRow(locator, this.rowsWritten, matched, merged.get("$action") ?? "");
+        emitted = true;
+        this.rowsWritten++;
+      }
+    } else if (plan.template.rowRulesDebugMissing && this.#sinks.debug) {
+      this.#sinks.debug(this.#unmatchedDump(fields));
+    }
+    if (!emitted) trace.filteredRow(locator, matched >= 0 ? "rule_skip" : "no_rule_match");
+  }
+
+  #evalInputSchema(fields: readonly string[], locator: number, skip: ReadonlySet<string> | null): void {
+    const vars = this.#vars;
+    vars.clear();
+    const ctx = this.#ctx;
+    for (const v of this.#plan.inputVars) {
+      if (skip !== null && skip.has(v.name)) continue;
+      let value = "";
+      try {
+        value = v.expr.evaluate(ctx);
+      } catch (err) {
+        const e = errorParts(err);
+        this.exprErrors++;
+        this.#sinks.debug?.(
+          (e.detail
+            ? `[expr error] ${v.name} = "${v.source}": ${e.name} (${e.detail})\n`
+            : `[expr error] ${v.name} = "${v.source}": ${e.name}\n`) + quoteFields(fields),
+        );
+        this.#sinks.trace.errorRow(locator, v.name, e.name, e.detail, "input_schema");
+      }
+      vars.set(v.name, value);
+    }
+  }
+
+  #applyOverrides(row: readonly PlannedVar[], merged: Map<string, string>, locator: number): void {
+    for (const o of row) {
+      let value = "";
+      try {
+        value = o.expr.evaluate(this.#ctx);
+      } catch (err) {
+        const e = errorParts(err);
+        this.#sinks.debug?.(
+          e.detail
+            ? `[row_rules error] ${o.name} = "${o.source}": ${e.name} (${e.detail})\n`
+            : `[row_rules error] ${o.name} = "${o.source}": ${e.name}\n`,
+        );
+        this.#sinks.trace.errorRow(locator, o.name, e.name, e.detail, "row_rules");
+      }
+      merged.set(o.name, value);
+    }
+  }
+
+  #write(merged: ReadonlyMap<string, string>): void {
+    const vars = this.#plan.outputVars;
+    const values = this.#values;
+    for (let i = 0; i < vars.length; i++) values[i] = merged.get(vars[i]) ?? "";
+    this.#sinks.out.writeRow(values);
+    this.#sinks.combined?.writeRow(values);
+  }
+
+  #unmatchedDump(fields: readonly string[]): string {
+    const names = this.#opts.columnNames;
+    let s = `[${this.#plan.template.id}] unmatched row (no row_rules entry):\n{\n`;
+    for (let i = 0; i < names.length; i++) {
+      s += `  "${names[i]}": "${i < fields.length ? fields[i] : ""}"${i + 1 < names.length ? "," : ""}\n`;
+    }
+    return s + "}\n";
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * A whole conversion run: zip and xlsx preparation, then the selected templates in declaration order,
+ * with bxp's summary lines and the counters of `--debug=json`.
+ *
+ * @example
+ * ```ts ignore
+ * const result = await runConversion({ config, templateId: null, dataOverride: null, configLabel }, env);
+ * exitCodeOf(result.overall); // 0, 1 or 2
+ * ```
+ * @module
+ */
+
+import type { BxpConfig } from "../config/model.ts";
+import { ExprError } from "../lang/mod.ts";
+import { convertTemplate, type RunEnv } from "./convert_template.ts";
+import { planTemplate, type TemplatePlan } from "./plan.ts";
+import { extractSheets, type SelectedTemplate, unpackZips } from "./prepare_inputs.ts";
+import { mergeStats, newStats, overallLine, type SectionStats, summaryLine } from "./stats.ts";
+
+/** What to run. */
+export interface RunRequest {
+  readonly config: BxpConfig;
+  /** Run only this template (`--template`). */
+  readonly templateId: string | null;
+  /** Data folder for the selected template (`--data`). */
+  readonly dataOverride: string | null;
+  /** The config path as the user gave it, for messages. */
+  readonly configLabel: string;
+}
+
+/** One template's counters in the `--debug=json` document. */
+export interface TemplateSummary {
+  id: string;
+  files: number;
+  rows_in: number;
+  rows_out: number;
+  warnings: number;
+  errors: number;
+  time_ms: number;
+}
+
+/** The outcome of a run. */
+export interface RunResult {
+  overall: SectionStats;
+  templates: TemplateSummary[];
+}
+
+/** A section's counters in the `--debug=json` shape. */
+export function templateSummary(id: string, s: SectionStats): TemplateSummary {
+  return {
+    id,
+    files: s.files,
+    rows_in: s.rowsIn,
+    rows_out: s.rowsOut,
+    warnings: s.warnings,
+    errors: s.hasFatal ? 1 : 0,
+    time_ms: Math.floor(s.timeMs),
+  };
+}
+
+/** Prints bxp's closing lines: the overall banner and counts. */
+export function reportOverall(env: Pick<RunEnv, "reporter">, overall: SectionStats): void {
+  env.reporter.info("\n=== overall summary ===\n");
+  env.reporter.info(overallLine(overall) + "\n");
+}
+
+/** Runs the conversion; never throws for data problems (they are reported and counted). */
+export async function runConversion(req: RunRequest, env: RunEnv): Promise<RunResult> {
+  const started = env.now();
+  const overall = newStats();
+  const templates: TemplateSummary[] = [];
+  const done = (): RunResult => {
+    overall.timeMs = env.now() - started;
+    reportOverall(env, overall);
+    return { overall, templates };
+  };
+
+  let chosen = req.config.templates;
+  if (req.templateId !== null) {
+    chosen = chosen.filter((t) => t.id === req.templateId);
+    if (chosen.length === 0) {
+      env.reporter.fatal(`error: template '${req.templateId}' is not defined in ${req.configLabel}\n`);
+      overall.hasFatal = true;
+      return done();
+    }
+  }
+  const selected: SelectedTemplate[] = chosen.map((template) => ({
+    template,
+    dir: req.templateId !== null && req.dataOverride !== null ? req.dataOverride : template.dataDir,
+  }));
+
+  const plans: TemplatePlan[] = [];
+  for (const s of selected) {
+    try {
+      plans.push(planTemplate(s.template, req.config.maps));
+    } catch (err) {
+      if (!(err instanceof ExprError)) throw err;
+      env.reporter.fatal(`error: template '${s.template.id}': ${err.error}: ${err.detail}\n`);
+      overall.hasFatal = true;
+      return done();
+    }
+  }
+
+  for (const pass of [unpackZips, extractSheets]) {
+    const stats = await pass(selected, env);
+    mergeStats(overall, stats);
+    if (stats.hasFatal) return done();
+  }
+
+  for (let i = 0; i < plans.length; i++) {
+    const { stats, stopped } = await convertTemplate(plans[i], selected[i].dir, env);
+    env.reporter.info(summaryLine(stats) + "\n");
+    templates.push(templateSummary(plans[i].template.id, stats));
+    mergeStats(overall, stats);
+    if (stopped) break;
+  }
+  return done();
+}

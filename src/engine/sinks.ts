@@ -1,0 +1,48 @@
+/**
+ * The engine's two outputs besides messages: converted rows and trace events. Small interfaces so the
+ * pipeline does not care whether rows become CSV or JSON bytes, or whether anyone listens to the trace.
+ *
+ * @example
+ * ```ts
+ * import { NULL_TRACE } from "./sinks.ts";
+ * NULL_TRACE.filteredRow(0, "rule_skip"); // does nothing
+ * ```
+ * @module
+ */
+
+/** Serialises output rows into bytes that the engine drains and writes in large pieces. */
+export interface RowWriter {
+  writeHeader(columns: readonly string[]): void;
+  writeRow(values: readonly string[]): void;
+  /** Writes the closing bytes (a JSON array's `]`). */
+  finish(): void;
+  /** Bytes produced since the last call, or null when there are none. */
+  drain(): Uint8Array | null;
+}
+
+/** The BXTB events of a run, in bxp's frame order. */
+export interface TraceSink {
+  readonly enabled: boolean;
+  fileStart(format: number, template: string, path: string, headers: readonly string[]): void;
+  fileEnd(sourceRows: number, writtenRows: number, errors: number, warnings: number): void;
+  outputRow(locator: number, outputIdx: number, ruleIdx: number, action: string): void;
+  filteredRow(locator: number, reason: string): void;
+  errorRow(locator: number, varName: string, kind: string, detail: string, origin: string): void;
+  prepassEntry(name: string, key: string, field: string, value: string): void;
+  done(exitCode: number): void;
+  /** Hands buffered frames to the underlying stream. */
+  flush(): Promise<void>;
+}
+
+/** A trace that records nothing. */
+export const NULL_TRACE: TraceSink = {
+  enabled: false,
+  fileStart() {},
+  fileEnd() {},
+  outputRow() {},
+  filteredRow() {},
+  errorRow() {},
+  prepassEntry() {},
+  done() {},
+  flush: () => Promise.resolve(),
+};
