@@ -1,0 +1,48 @@
+/**
+ * `bxp_validate`: annotate config text with diagnostics (see `src/config/annotate.ts` for the format).
+ *
+ * @example
+ * ```ts
+ * import { annotateConfig } from "./annotate.ts";
+ * const { json, exitCode } = annotateConfig(text, "<config>");
+ * ```
+ * @module
+ */
+
+import { annotateOutcome, type AnnotateResult } from "../config/annotate.ts";
+import type { FsProbe } from "../config/check_cross.ts";
+import { langExprTools } from "../config/lang_tools.ts";
+import { validateConfig, validateConfigAsync } from "../config/validate.ts";
+
+export type { AnnotateResult } from "../config/annotate.ts";
+export type { DirProbe, FsProbe } from "../config/check_cross.ts";
+
+/** Options for {@link annotateConfigAsync}: the filesystem phase runs when `fs` is set and `checkFsSeconds` > 0. */
+export interface AnnotateOptions {
+  fs?: FsProbe;
+  checkFsSeconds?: number;
+}
+
+/**
+ * Annotated JSON for config text, without filesystem checks. `label` only names the source. Exit code 0
+ * when nothing is an error (warnings allowed), 1 otherwise.
+ */
+export function annotateConfig(text: string, label: string): AnnotateResult {
+  void label;
+  return annotateOutcome(validateConfig(text, { exprTools: langExprTools }));
+}
+
+/** {@link annotateConfig} with the optional filesystem phase (bxp's `check_fs` seconds). */
+export async function annotateConfigAsync(
+  text: string,
+  label: string,
+  opts: AnnotateOptions = {},
+): Promise<AnnotateResult> {
+  void label;
+  const outcome = await validateConfigAsync(text, {
+    exprTools: langExprTools,
+    fs: opts.fs,
+    checkFsMs: (opts.checkFsSeconds ?? 0) * 1000,
+  });
+  return annotateOutcome(outcome);
+}

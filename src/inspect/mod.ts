@@ -1,0 +1,40 @@
+/**
+ * The stateless inspect API: pure functions whose results are the bxp-mcp tool results.
+ *
+ * | tool | function |
+ * | --- | --- |
+ * | bxp_validate | {@link annotateConfig} / {@link annotateConfigAsync} |
+ * | bxp_validate_expr | {@link validateExprJson} |
+ * | bxp_eval | {@link evalExpr} |
+ * | bxp_eval_batch | {@link evalBatch} |
+ * | bxp_eval_trace | {@link evalTrace} |
+ * | bxp_docs | {@link docsJson} |
+ * | bxp_list_templates / bxp_fetch_template | {@link listTemplates} / {@link fetchTemplate} |
+ * | (bxp_simulate staging) | {@link templateIo} |
+ * @module
+ */
+
+export {
+  annotateConfig,
+  annotateConfigAsync,
+  type AnnotateOptions,
+  type AnnotateResult,
+} from "./annotate.ts";
+export type { DirProbe, FsProbe } from "./annotate.ts";
+export { docsJson } from "./docs.ts";
+export {
+  type BatchResult,
+  evalBatch,
+  evalExpr,
+  evalTrace,
+  rowArgument,
+  type TraceResult,
+  validateExprJson,
+} from "./eval.ts";
+export {
+  fetchTemplate,
+  listTemplates,
+  type TemplateIo,
+  templateIo,
+  type TemplateResult,
+} from "./templates.ts";
