@@ -58,3 +58,25 @@ export function formatDiagnostic(label: string, d: Diagnostic): string {
   const hint = d.suggest && !d.message.includes(d.suggest) ? ` — ${d.suggest}` : "";
   return `${label}: ${d.severity}: ${d.message}${hint}${place}`;
 }
+
+/**
+ * The line bxp-cli prints for a config finding (the CLI adds `---` separators and the
+ * `=== overall summary ===` block itself):
+ *
+ * - syntax / duplicate key: `# <file>:<line>:<col>: JSON error (line <line>, pos <col>) — <message>`
+ * - template load or structure error: `# <file>: config error: template '<id>': <message>`
+ * - anything else: `error: <message>` / `warning: <message>` / `<message>` (info)
+ */
+export function bxpCliLine(label: string, d: Diagnostic): string {
+  if (d.code.startsWith("json5.") && d.line !== undefined) {
+    return `# ${label}:${d.line}:${d.col}: JSON error (line ${d.line}, pos ${d.col}) — ${d.message}`;
+  }
+  const template = /^conversion_templates\.([^.]+)(\.|$)/.exec(d.path)?.[1];
+  const structural = d.severity === "error" && template !== undefined && d.code.startsWith("config.") &&
+    d.code !== "config.unknown_key";
+  if (structural) return `# ${label}: config error: template '${template}': ${d.message}`;
+  if (d.code === "config.no_templates") return `error: ${label} defines no conversion_templates`;
+  if (d.severity === "error") return `error: ${d.message}`;
+  if (d.severity === "warning") return `warning: ${d.message}`;
+  return d.message;
+}

@@ -647,4 +647,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   "fs.no_input_files": "data_dir holds no file ending with file_pattern_in.",
   "fs.timeout": "The filesystem check ran out of time.",
   "expr.UnknownField": "A [Field] used once that looks like a typo of a field used often.",
+  "expr.LookupUnknownPrePass": "LOOKUP names a pre_pass block the template does not declare.",
+  "expr.LookupRequiresName": "A 2-argument LOOKUP in a template with several pre_pass blocks.",
+  "expr.UnknownNamedMap": "REMAP/REPLACE name a map neither the template nor the top level defines.",
 };

@@ -202,3 +202,12 @@ Deno.test("annotate: one counter across severities, numbered in injection order"
   const found = JSON.stringify(r.doc).match(/\$(err|warn|info)_\d+/g) ?? [];
   assert.deepEqual([...found].sort(), ["$err_2", "$warn_1"]);
 });
+
+Deno.test("annotate: hostile input (oversize, deep nesting) becomes a root diagnostic", () => {
+  const big = annotate(`{ a: "${"x".repeat(1024 * 1024)}" }`);
+  assert.equal(big.exitCode, 1);
+  assert.equal((big.doc.$err_1 as Json).code, "json5.too_large");
+  const deep = annotate("[".repeat(50_000) + "]".repeat(50_000));
+  assert.equal(deep.exitCode, 1);
+  assert.equal((deep.doc.$err_1 as Json).code, "json5.too_deep");
+});

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatDiagnostic, loadConfig } from "../../src/config/model.ts";
+import { bxpCliLine, formatDiagnostic, loadConfig } from "../../src/config/model.ts";
 import { annotateConfig } from "../../src/inspect/annotate.ts";
 
 const CONFORMANCE = new URL("../../../shared/conformance/", import.meta.url);
@@ -216,4 +216,17 @@ Deno.test("phase G2/G8 warnings keep exit 0", () => {
   assert.ok(
     markersUnder(g8.json, [...S, "input_schema"]).some((x) => /'\$unused_var'/.test(x.v.message as string)),
   );
+});
+
+Deno.test("model: bxp-cli style lines for fatal config findings", () => {
+  const missing = loadConfig(`{ conversion_templates: { a: { input_schema: { $d: "[D]" } } } }`, "c.json");
+  const d = missing.diagnostics.find((x) => x.code === "config.missing_field")!;
+  assert.equal(bxpCliLine("c.json", d), "# c.json: config error: template 'a': output_schema is required");
+  const syntax = loadConfig("{\n  a: [1,,]\n}", "c.json");
+  assert.equal(
+    bxpCliLine("c.json", syntax.diagnostics[0]),
+    "# c.json:2:9: JSON error (line 2, pos 9) — unexpected character — check for missing quotes, commas, or brackets",
+  );
+  const none = loadConfig("{}", "c.json");
+  assert.equal(bxpCliLine("c.json", none.diagnostics[0]), "error: c.json defines no conversion_templates");
 });
