@@ -623,7 +623,6 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   "json5.duplicate_key": "A key appears twice in the same object; the last value would win.",
   "json5.too_large": "The config is over the 1 MiB size limit.",
   "json5.too_deep": "Containers are nested deeper than the reader accepts.",
-  "config.root_not_object": "The config root is not an object.",
   "config.load_failed": "Loading stopped at a hard error (the root marker names it).",
   "config.no_templates": "No conversion_templates are defined.",
   "config.missing_field": "A required key is absent.",
