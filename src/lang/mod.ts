@@ -34,6 +34,7 @@ export { suggestName } from "./suggest.ts";
 export { formatDecimal, parseDecimal } from "./decimal.ts";
 export {
   canonicalNumericString,
+  isTruthy,
   normalizeDecimalSeparator,
   toBool,
   toNumber,

@@ -191,3 +191,16 @@ function isNumericWithSeparator(s: string, sep: string): boolean {
   }
   return i === n;
 }
+
+/**
+ * Truthiness of a value, or of an already-printed result. Typed values follow `toBool`. For text
+ * the documented row_rules rule applies: "", "false" and text reading as the number 0 are false.
+ * Prefer `CompiledExpr.evaluateBool`, which keeps bxp's exact typed rule (a "0" field is truthy,
+ * a computed 0 is not); printed text cannot tell those apart.
+ */
+export function isTruthy(v: Value): boolean {
+  if (typeof v !== "string") return toBool(v);
+  if (v.length === 0 || v === "false") return false;
+  const n = parseDecimal(v);
+  return !(typeof n === "bigint" && n === 0n);
+}
