@@ -209,6 +209,11 @@ export class CsvParser {
   unbalancedQuotes = 0;
   /** Records delivered so far. */
   records = 0;
+  /**
+   * Whether the record being delivered (read it inside the handler) has an unbalanced quote. bxp counts
+   * these for body records only, so a caller that skips a header can subtract it.
+   */
+  lastRecordUnbalanced = false;
 
   readonly #onRecord: CsvRecordHandler;
   readonly #delimiter: string;
@@ -363,6 +368,7 @@ export class CsvParser {
         }
         let fields: string[];
         if (nextQuote >= lineEnd) {
+          this.lastRecordUnbalanced = false;
           fields = [];
           let p = pos;
           for (;;) {
@@ -396,7 +402,8 @@ export class CsvParser {
   }
 
   #quotedRecord(text: string, start: number, end: number): string[] {
-    if (hasUnbalancedQuote(text, this.#quote, start, end)) this.unbalancedQuotes++;
+    this.lastRecordUnbalanced = hasUnbalancedQuote(text, this.#quote, start, end);
+    if (this.lastRecordUnbalanced) this.unbalancedQuotes++;
     const fields = splitCsvLine(text, this.#delimiter, this.#quote, start, end);
     if (this.#trim) {
       for (let i = 0; i < fields.length; i++) fields[i] = trimSpaces(fields[i]);
@@ -410,6 +417,7 @@ export class CsvParser {
     if (this.#quote !== "" && text.lastIndexOf(this.#quote, end - 1) !== -1) {
       fields = this.#quotedRecord(text, 0, end);
     } else {
+      this.lastRecordUnbalanced = false;
       fields = splitCsvLine(text, this.#delimiter, "", 0, end);
       if (this.#trim) {
         for (let i = 0; i < fields.length; i++) fields[i] = trimSpaces(fields[i]);

@@ -272,3 +272,12 @@ Deno.test("bad dialects are refused with readable errors", () => {
     /shift-jis/,
   );
 });
+
+Deno.test("lastRecordUnbalanced tells which record carried the stray quote", () => {
+  const flags: boolean[] = [];
+  const parser = new CsvParser(DOUBLE, () => flags.push(parser.lastRecordUnbalanced));
+  parser.push(utf8.encode('"h,x\nok,1\n"a""b",2\n5" disk'));
+  parser.finish();
+  assert.deepEqual(flags, [true, false, false, true]);
+  assert.equal(parser.unbalancedQuotes, 2);
+});
