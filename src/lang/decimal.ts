@@ -45,12 +45,16 @@ export function inRange(raw: bigint): boolean {
 
 /** `num / den` rounded half away from zero. `den` must not be zero. */
 export function divRoundHalfAway(num: bigint, den: bigint): bigint {
-  const negative = (num < 0n) !== (den < 0n);
-  const n = num < 0n ? -num : num;
-  const d = den < 0n ? -den : den;
-  let q = n / d;
-  if ((n % d) * 2n >= d) q += 1n;
-  return negative ? -q : q;
+  if (den < 0n) {
+    num = -num;
+    den = -den;
+  }
+  // bigint division truncates toward zero, so the remainder carries the sign of `num`.
+  const q = num / den;
+  const r2 = (num - q * den) * 2n;
+  if (r2 >= den) return q + 1n;
+  if (-r2 >= den) return q - 1n;
+  return q;
 }
 
 /**
@@ -110,6 +114,18 @@ export function parseDecimal(s: string): bigint | ParseFailure {
   }
   const mantEnd = expAt >= 0 ? expAt : n;
   const frac = dot < 0 ? 0 : mantEnd - dot - 1;
+  const shiftFast = exp - frac + SCALE_DIGITS;
+  if (digitCount <= 15 && shiftFast >= 0 && shiftFast <= 48) {
+    // Fast path: the mantissa fits a double exactly, so build it without string concatenation.
+    let mant = 0;
+    for (let k = mantStart; k < mantEnd; k++) {
+      const d = s.charCodeAt(k);
+      if (d !== 46) mant = mant * 10 + (d - 48);
+    }
+    const raw = BigInt(mant) * pow10(shiftFast);
+    const signed = negative ? -raw : raw;
+    return inRange(signed) ? signed : OVERFLOW;
+  }
   const digits = dot < 0 ? s.slice(mantStart, mantEnd) : s.slice(mantStart, dot) + s.slice(dot + 1, mantEnd);
   const shift = exp - frac + SCALE_DIGITS;
   let raw: bigint;

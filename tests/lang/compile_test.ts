@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import {
-  type CallTrace,
   compileExpression,
   emptyContext,
   type EvalContext,
