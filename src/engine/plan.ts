@@ -16,6 +16,8 @@ import type { TemplateConfig } from "../config/model.ts";
 /** One `$var: expression` of input_schema or of a rule's output row. */
 export interface PlannedVar {
   readonly name: string;
+  /** Index of the variable in the per-row value slots (see {@link TemplatePlan.slotNames}). */
+  readonly slot: number;
   readonly source: string;
   readonly expr: CompiledExpr;
 }
@@ -57,12 +59,34 @@ export interface TemplatePlan {
   readonly outputVars: readonly string[];
   /** Global maps with the template's own maps merged over them. */
   readonly maps: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Every variable name the template mentions; rows keep their values in arrays indexed like this. */
+  readonly slotNames: readonly string[];
+  /** Slot of each output column's variable. */
+  readonly outputSlots: readonly number[];
+  /** Slot of `$date` and `$action` (always allocated). */
+  readonly dateSlot: number;
+  readonly actionSlot: number;
 }
 
 const DATE_VAR = "$date";
 
-function planVars(entries: readonly (readonly [string, string])[]): PlannedVar[] {
-  return entries.map(([name, source]) => ({ name, source, expr: compileExpression(source) }));
+/** Hands out one slot per distinct variable name. */
+class Slots {
+  readonly names: string[] = [];
+  readonly #index = new Map<string, number>();
+  of(name: string): number {
+    let i = this.#index.get(name);
+    if (i === undefined) {
+      i = this.names.length;
+      this.#index.set(name, i);
+      this.names.push(name);
+    }
+    return i;
+  }
+}
+
+function planVars(entries: readonly (readonly [string, string])[], slots: Slots): PlannedVar[] {
+  return entries.map(([name, source]) => ({ name, slot: slots.of(name), source, expr: compileExpression(source) }));
 }
 
 function skipSet(rows: readonly (readonly PlannedVar[])[], inputNames: ReadonlySet<string>): Set<string> {
@@ -80,10 +104,13 @@ export function planTemplate(
   template: TemplateConfig,
   globalMaps: ReadonlyMap<string, ReadonlyMap<string, string>>,
 ): TemplatePlan {
-  const inputVars = planVars(template.inputSchema);
+  const slots = new Slots();
+  const dateSlot = slots.of(DATE_VAR);
+  const actionSlot = slots.of("$action");
+  const inputVars = planVars(template.inputSchema, slots);
   const inputNames = new Set(inputVars.map((v) => v.name));
   const rules: PlannedRule[] = (template.rowRules ?? []).map((rule) => {
-    const rows = rule.rows.map((row) => planVars(row));
+    const rows = rule.rows.map((row) => planVars(row, slots));
     return {
       whenSource: rule.when,
       when: compileExpression(rule.when),
@@ -97,7 +124,7 @@ export function planTemplate(
     when: compileExpression(block.when),
     keySource: block.key,
     key: compileExpression(block.key),
-    values: planVars(block.values),
+    values: planVars(block.values, new Slots()),
   }));
   const maps = new Map<string, ReadonlyMap<string, string>>(globalMaps);
   for (const [name, map] of template.maps) maps.set(name, map);
@@ -111,6 +138,10 @@ export function planTemplate(
     outputHeaders: template.outputSchema.map(([header]) => header),
     outputVars: template.outputSchema.map(([, v]) => v),
     maps,
+    outputSlots: template.outputSchema.map(([, v]) => slots.of(v)),
+    slotNames: slots.names,
+    dateSlot,
+    actionSlot,
   };
 }
 

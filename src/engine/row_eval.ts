@@ -59,8 +59,10 @@ export class RowEvaluator {
   readonly #opts: RowOptions;
   readonly #fastDate: boolean;
   readonly #filterDates: boolean;
-  readonly #vars = new Map<string, string>();
-  readonly #merged = new Map<string, string>();
+  /** input_schema values of the current record, by slot ("" where not set). */
+  readonly #base: string[];
+  /** The output row being assembled: base values plus the rule row's overrides. */
+  readonly #row: string[];
   readonly #values: string[];
 
   constructor(plan: TemplatePlan, ctx: EvalContext, sinks: RowSinks, opts: RowOptions) {
@@ -70,7 +72,9 @@ export class RowEvaluator {
     this.#opts = opts;
     this.#filterDates = opts.dateMin !== "" || opts.dateMax !== "";
     this.#fastDate = this.#filterDates && plan.dateVar !== null && !plan.dateOverridden;
-    this.#values = new Array(plan.outputVars.length).fill("");
+    this.#base = new Array(plan.slotNames.length).fill("");
+    this.#row = new Array(plan.slotNames.length).fill("");
+    this.#values = new Array(plan.outputSlots.length).fill("");
   }
 
   /** Runs one record. `locator` is the byte offset of the record in its source file. */
@@ -117,20 +121,18 @@ export class RowEvaluator {
     let emitted = false;
     if (matched >= 0) {
       const rule = plan.rules[matched];
+      const base = this.#base;
+      const merged = this.#row;
       for (const row of rule.rows) {
-        const merged = this.#merged;
-        merged.clear();
-        for (const [k, v] of this.#vars) merged.set(k, v);
+        for (let i = 0; i < base.length; i++) merged[i] = base[i];
         this.#applyOverrides(row, merged, locator);
-        if (
-          this.#filterDates && outsideRange(merged.get("$date") ?? "", this.#opts.dateMin, this.#opts.dateMax)
-        ) {
+        if (this.#filterDates && outsideRange(merged[plan.dateSlot], this.#opts.dateMin, this.#opts.dateMax)) {
           trace.filteredRow(locator, FILTER_DATE);
           emitted = true;
           continue;
         }
         this.#write(merged);
-        trace.outputRow(locator, this.rowsWritten, matched, merged.get("$action") ?? "");
+        trace.outputRow(locator, this.rowsWritten, matched, merged[plan.actionSlot]);
         emitted = true;
         this.rowsWritten++;
       }
@@ -141,8 +143,8 @@ export class RowEvaluator {
   }
 
   #evalInputSchema(fields: readonly string[], locator: number, skip: ReadonlySet<string> | null): void {
-    const vars = this.#vars;
-    vars.clear();
+    const base = this.#base;
+    base.fill("");
     const ctx = this.#ctx;
     for (const v of this.#plan.inputVars) {
       if (skip !== null && skip.has(v.name)) continue;
@@ -159,11 +161,11 @@ export class RowEvaluator {
         );
         this.#sinks.trace.errorRow(locator, v.name, e.name, e.detail, "input_schema");
       }
-      vars.set(v.name, value);
+      base[v.slot] = value;
     }
   }
 
-  #applyOverrides(row: readonly PlannedVar[], merged: Map<string, string>, locator: number): void {
+  #applyOverrides(row: readonly PlannedVar[], merged: string[], locator: number): void {
     for (const o of row) {
       let value = "";
       try {
@@ -177,14 +179,14 @@ export class RowEvaluator {
         );
         this.#sinks.trace.errorRow(locator, o.name, e.name, e.detail, "row_rules");
       }
-      merged.set(o.name, value);
+      merged[o.slot] = value;
     }
   }
 
-  #write(merged: ReadonlyMap<string, string>): void {
-    const vars = this.#plan.outputVars;
+  #write(merged: readonly string[]): void {
+    const slots = this.#plan.outputSlots;
     const values = this.#values;
-    for (let i = 0; i < vars.length; i++) values[i] = merged.get(vars[i]) ?? "";
+    for (let i = 0; i < slots.length; i++) values[i] = merged[slots[i]];
     this.#sinks.out.writeRow(values);
     this.#sinks.combined?.writeRow(values);
   }
