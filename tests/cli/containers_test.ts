@@ -1,0 +1,118 @@
+/**
+ * zip_input and xlsx_sheet end to end: archives and workbooks are built here from bxp's own CSV data, then
+ * converted by the real bxp-cli; the outputs must equal the goldens of the plain-CSV runs.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { zipSync } from "fflate";
+import { parseCsvBytes } from "../../src/formats/csv_reader.ts";
+import { buildXlsx, type Cell } from "../_support/xlsx_builder.ts";
+import { CONFORMANCE_DIR, runBxpCli } from "../_support/processes.ts";
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+Deno.test({
+  name: "zip_input: the ruian members zipped under CSV/ convert to the goldens, both dir modes",
+  ignore: CONFORMANCE_DIR === null,
+  async fn(t) {
+    const src = new URL("datasets/ruian_zip_demo/", CONFORMANCE_DIR!);
+    const a = await Deno.readFile(new URL("obec_A.csv", src));
+    const b = await Deno.readFile(new URL("obec_B.csv", src));
+    const config = await Deno.readTextFile(new URL("sample.json", src));
+    for (
+      const [mode, names] of [["basename", ["obec_A", "obec_B"]], ["keep_path", ["CSV_obec_A", "CSV_obec_B"]]]
+    ) {
+      await t.step(mode as string, async () => {
+        const work = await Deno.makeTempDir({ prefix: "bxp-zip-" });
+        try {
+          await Deno.writeFile(
+            join(work, "sample.zip"),
+            zipSync({ "CSV/obec_A.csv": a, "CSV/obec_B.csv": b }),
+          );
+          const cfg = config.replace(
+            'zip_input: { entry_pattern: ".csv" }',
+            `zip_input: { entry_pattern: ".csv", dir_mode: "${mode}" }`,
+          );
+          assert.notEqual(cfg, config, "the config was adjusted");
+          await Deno.writeTextFile(join(work, "sample.json"), cfg);
+          const res = await runBxpCli(["--config", "sample.json"], { cwd: work });
+          assert.equal(res.code, 0, res.stderr);
+          assert.match(res.text, /unpacked 'sample\.zip' \(2 members\)/);
+          for (const [i, name] of (names as string[]).entries()) {
+            const golden = await Deno.readFile(new URL(["obec_A", "obec_B"][i] + ".expected", src));
+            assert.ok(sameBytes(await Deno.readFile(join(work, name + ".csvx")), golden), name);
+          }
+          const combined = await Deno.readFile(new URL("1-ruian_zip_demo-combined.expected", src));
+          assert.ok(sameBytes(await Deno.readFile(join(work, "1-ruian_zip_demo-combined.csvx")), combined));
+        } finally {
+          await Deno.remove(work, { recursive: true });
+        }
+      });
+    }
+  },
+});
+
+Deno.test({
+  name: "zip_input: two members mapping to one flat name stop the run and write nothing",
+  async fn() {
+    const work = await Deno.makeTempDir({ prefix: "bxp-zip-" });
+    try {
+      const csv = new TextEncoder().encode("a\n1\n");
+      await Deno.writeFile(join(work, "x.zip"), zipSync({ "one/a.csv": csv, "two/a.csv": csv }));
+      await Deno.writeTextFile(
+        join(work, "c.json"),
+        `{conversion_templates: {t: {data_dir: ".", zip_input: {}, file_pattern_in: ".csv", file_pattern_out: ".out",
+          input_schema: {$a: "[a]"}, row_rules: [{when: "1 = 1", rows: [{}]}], output_schema: {a: "$a"}}}}`,
+      );
+      const res = await runBxpCli(["--config", "c.json"], { cwd: work });
+      assert.equal(res.code, 1);
+      assert.match(res.stderr, /two members map to the same output file 'a\.csv'/);
+      const names = [...Deno.readDirSync(work)].map((e) => e.name).sort();
+      assert.deepEqual(names, ["c.json", "x.zip"]);
+    } finally {
+      await Deno.remove(work, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "xlsx_sheet: a workbook built from the xtb cash sheet converts to the golden",
+  ignore: CONFORMANCE_DIR === null,
+  async fn(t) {
+    for (const dataset of ["xtb1_cash_to_wealthfolio", "xtb2_cash_to_wealthfolio"]) {
+      await t.step(dataset, async () => {
+        const src = new URL(`datasets/${dataset}/`, CONFORMANCE_DIR!);
+        const config = await Deno.readTextFile(new URL("sample.json", src));
+        const sheet = /name:\s*"([^"]+)"/.exec(config.slice(config.indexOf("xlsx_sheet")))![1];
+        const headerRow = Number(/header_row:\s*(\d+)/.exec(config)![1]);
+        const csvName = "sample_2025-12-01_2025-12-31_cash.csv";
+        const { records } = parseCsvBytes(await Deno.readFile(new URL(csvName, src)), {
+          delimiter: ",",
+          quote: "double",
+          encoding: "utf-8",
+        }, { trim: false });
+        // The sheet: a title row, then the table from header_row on, and an unrelated sheet first.
+        const rows = new Map<number, Cell[]>([[1, ["Statement"]]]);
+        records.forEach((r, i) => rows.set(headerRow + i, r.fields));
+        const xlsx = buildXlsx([{ name: "Summary", rows: new Map([[1, ["x"]]]) }, {
+          name: `${sheet} 28022026`,
+          rows,
+        }]);
+        const work = await Deno.makeTempDir({ prefix: "bxp-xlsx-" });
+        try {
+          await Deno.writeFile(join(work, "sample_2025-12-01_2025-12-31.xlsx"), xlsx);
+          await Deno.writeTextFile(join(work, "sample.json"), config);
+          const res = await runBxpCli(["--config", "sample.json"], { cwd: work });
+          assert.notEqual(res.code, 1, res.stderr);
+          assert.match(res.text, /converting 'sample_2025-12-01_2025-12-31\.xlsx'/);
+          const golden = await Deno.readFile(new URL(csvName.replace(".csv", ".expected"), src));
+          const out = await Deno.readFile(join(work, csvName.replace(".csv", ".csvx")));
+          assert.ok(sameBytes(out, golden), new TextDecoder().decode(out).slice(0, 400));
+        } finally {
+          await Deno.remove(work, { recursive: true });
+        }
+      });
+    }
+  },
+});
