@@ -1,0 +1,200 @@
+/**
+ * Finding and running the co-located bxp-cli for `bxp_simulate`: an argument vector only (no shell), stdin
+ * closed, a minimal environment, capped output capture, a time limit, and a kill on cancellation.
+ *
+ * @module
+ */
+
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ENTRY_MODULES, entryPointFlags } from "../../distribution/entry_points.ts";
+import { type Captured, MAX_CAPTURE_BYTES, readCapped } from "./capture.ts";
+
+/** How to start bxp-cli: a program and the arguments that come before bxp-cli's own. */
+export interface CliCommand {
+  program: string;
+  prefixArgs: string[];
+}
+
+/** bxp-cli could not be located; `detail` names where it was looked for. */
+export class CliNotFoundError extends Error {
+  /** The path or file concerned. */
+  readonly detail: string;
+  /** Create the error. */
+  constructor(message: string, detail: string) {
+    super(message);
+    this.name = "CliNotFoundError";
+    this.detail = detail;
+  }
+}
+
+/** What {@link resolveBxpCli} needs from the host; the defaults read the real process and disk. */
+export interface CliHost {
+  /** Path of the running executable (`Deno.execPath()`). */
+  execPath: string;
+  /** `Deno.build.os`. */
+  os: string;
+  /** The repository root when running from source (`deno run`), as a `file:` URL. */
+  repoRoot: URL;
+  readTextFile(url: URL): Promise<string>;
+  /** Whether a file exists at `path`. */
+  exists(path: string): Promise<boolean>;
+}
+
+/** The repository root, seen from this file. */
+const REPO_ROOT = new URL("../../../", import.meta.url);
+
+/** The real host. */
+export function denoCliHost(): CliHost {
+  return {
+    execPath: Deno.execPath(),
+    os: Deno.build.os,
+    repoRoot: REPO_ROOT,
+    readTextFile: (url) => Deno.readTextFile(url),
+    exists: async (path) => {
+      try {
+        return (await Deno.stat(path)).isFile;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/**
+ * Locate bxp-cli. A compiled bxp-mcp runs the `bxp-cli` (`bxp-cli.exe` on Windows) beside its own
+ * executable; under `deno run` (the executable is `deno` itself) it runs the project's bxp-cli entry with
+ * the permission flags of the `bxp-cli` task in deno.json, the one place those flags are kept.
+ *
+ * @example
+ * ```ts
+ * const cli = await resolveBxpCli(denoCliHost());
+ * // compiled: { program: "/opt/bxp/bxp-cli", prefixArgs: [] }
+ * // deno run: { program: "/usr/bin/deno", prefixArgs: ["run", "--no-prompt", ..., "/repo/src/cli/main.ts"] }
+ * ```
+ */
+export async function resolveBxpCli(host: CliHost): Promise<CliCommand> {
+  const exe = basename(host.execPath).toLowerCase();
+  if (exe === "deno" || exe === "deno.exe") {
+    if (host.repoRoot.protocol !== "file:") {
+      throw new CliNotFoundError("cannot locate the bxp-cli entry of this checkout", host.repoRoot.href);
+    }
+    const denoJsonUrl = new URL("deno.json", host.repoRoot);
+    let flags: string[];
+    try {
+      flags = entryPointFlags(await host.readTextFile(denoJsonUrl), "bxp-cli");
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new CliNotFoundError(`cannot read the bxp-cli task flags: ${why}`, fileURLToPath(denoJsonUrl));
+    }
+    const entry = fileURLToPath(new URL(ENTRY_MODULES["bxp-cli"], host.repoRoot));
+    return { program: host.execPath, prefixArgs: ["run", ...flags, entry] };
+  }
+  const cli = join(dirname(host.execPath), host.os === "windows" ? "bxp-cli.exe" : "bxp-cli");
+  if (!await host.exists(cli)) throw new CliNotFoundError("bxp-cli binary not found next to bxp-mcp", cli);
+  return { program: cli, prefixArgs: [] };
+}
+
+/**
+ * The child's whole environment: PATH, the temp-folder variables and (on Windows) SystemRoot, each only
+ * when set and readable; nothing else of the server's environment leaks into the conversion.
+ *
+ * @example
+ * ```ts
+ * childEnvironment((n) => ({ PATH: "/bin", TMPDIR: "/t", HOME: "/root" })[n], "linux");
+ * // { PATH: "/bin", TMPDIR: "/t" }
+ * ```
+ */
+export function childEnvironment(
+  readEnv: (name: string) => string | undefined,
+  os: string,
+): Record<string, string> {
+  const names = ["PATH", "TMPDIR", "TEMP", "TMP", ...(os === "windows" ? ["SystemRoot"] : [])];
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const value = readEnv(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+/**
+ * An environment variable, or undefined when unset or when this process may not read it (the bxp-mcp
+ * task grants only the temp-folder variables; the rest are simply not passed on).
+ */
+export function readEnvQuietly(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Options of {@link runCli}. */
+export interface RunOptions {
+  env: Record<string, string>;
+  /** Kill the child when this fires. */
+  signal: AbortSignal;
+  /** Kill the child after this many milliseconds. */
+  timeoutMs: number;
+  /** Called with the child's pid once it started (for diagnostics). */
+  onSpawn?: (pid: number) => void;
+  /** Cap on each captured stream; defaults to {@link MAX_CAPTURE_BYTES}. */
+  captureBytes?: number;
+}
+
+/** How a bxp-cli run ended. */
+export interface CliRun {
+  /** The exit code, or -1 when the child was ended by a signal. */
+  exitCode: number;
+  stdout: Captured;
+  stderr: Captured;
+  /** True when the time limit killed the child. */
+  timedOut: boolean;
+}
+
+/**
+ * Run bxp-cli with `args` and wait for it. The child is killed when `signal` fires (the promise then
+ * rejects with the signal's reason, after the child is gone) or when the time limit passes.
+ */
+export async function runCli(
+  command: CliCommand,
+  args: readonly string[],
+  options: RunOptions,
+): Promise<CliRun> {
+  options.signal.throwIfAborted();
+  const child = new Deno.Command(command.program, {
+    args: [...command.prefixArgs, ...args],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    clearEnv: true,
+    env: options.env,
+  }).spawn();
+  options.onSpawn?.(child.pid);
+  const cap = options.captureBytes ?? MAX_CAPTURE_BYTES;
+  const stdout = readCapped(child.stdout, cap);
+  const stderr = readCapped(child.stderr, cap);
+  let timedOut = false;
+  const kill = () => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already exited
+    }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, options.timeoutMs);
+  options.signal.addEventListener("abort", kill, { once: true });
+  try {
+    const status = await child.status;
+    const [out, err] = await Promise.all([stdout, stderr]);
+    options.signal.throwIfAborted();
+    return { exitCode: status.signal === null ? status.code : -1, stdout: out, stderr: err, timedOut };
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener("abort", kill);
+  }
+}
