@@ -36,8 +36,59 @@ export type CliRequest =
 /** The config read when `--config` is absent. */
 export const DEFAULT_CONFIG = "bxp-cli.json";
 
+/** One documented flag: the single source for `--help` and the CLI reference page. */
+export interface FlagDoc {
+  flag: string;
+  /** Placeholder of the value, when the flag takes one. */
+  value: string | null;
+  description: string;
+}
+
+/** Every flag bxp-cli accepts, in help order. */
+export const CLI_FLAGS: readonly FlagDoc[] = [
+  { flag: "--config", value: "<path>", description: "load this config instead of ./bxp-cli.json" },
+  { flag: "--template", value: "<id>", description: "run a single template" },
+  { flag: "--data", value: "<path>", description: "override the template's data_dir (requires --template)" },
+  { flag: "--fresh", value: null, description: "skip files whose output already exists (never overwrite)" },
+  { flag: "--dry-run", value: null, description: "run the whole pipeline without writing output files" },
+  {
+    flag: "--trace",
+    value: null,
+    description: "write the binary BXTB trace to stdout (implies --quiet; conflicts with --debug)",
+  },
+  {
+    flag: "--trace-file",
+    value: "<path>",
+    description: "also write the full BXTB trace to <path>, independent of --trace",
+  },
+  {
+    flag: "--debug",
+    value: null,
+    description: "no informational summaries; print expression errors, and unmatched rows when " +
+      "row_rules_debug_missing is set",
+  },
+  {
+    flag: "--debug=json",
+    value: null,
+    description:
+      "print one JSON run summary on stdout instead of the human output (conflicts with --trace, " +
+      "--quiet and --debug)",
+  },
+  { flag: "--quiet", value: null, description: "no informational output (errors still go to stderr)" },
+  {
+    flag: "--check-fs",
+    value: "<n>",
+    description: "check that data_dir and input files exist before processing, within n seconds",
+  },
+  { flag: "--version", value: null, description: "print the version and exit" },
+  { flag: "--help", value: null, description: "print this help and exit" },
+];
+
 /** The help text; `prog` is the program name shown in the usage lines. */
 export function usageText(prog = "bxp-cli"): string {
+  const rows = CLI_FLAGS.map((f) =>
+    `  ${(f.value === null ? f.flag : `${f.flag} ${f.value}`).padEnd(20)}${f.description}`
+  );
   return `Broker eXchange Parser (BXP)
 
   Converts messy CSV exports into the exact CSV another system imports, driven by a JSON5 config.
@@ -48,20 +99,7 @@ Usage:
   ${prog} --template <id> --data <path>      override the template's data_dir
 
 Options:
-  --config <path>     load this config instead of ./bxp-cli.json
-  --template <id>     run a single template
-  --data <path>       override the template's data_dir (requires --template)
-  --fresh             skip files whose output already exists
-  --dry-run           run the whole pipeline without writing output files
-  --trace             write the binary BXTB trace to stdout (implies --quiet; conflicts with --debug)
-  --trace-file <path> also write the full BXTB trace to <path>, independent of --trace
-  --debug             no informational summaries; print unmatched rows as JSON when row_rules_debug_missing is set
-  --debug=json        print one JSON run summary on stdout instead of the human output
-                      (conflicts with --trace, --quiet and --debug)
-  --quiet             no informational output (errors still go to stderr)
-  --check-fs <n>      check data_dir and input files exist before processing, within n seconds
-  --version           print the version and exit
-  --help              print this help and exit
+${rows.join("\n")}
 
 Value options accept \`--name value\` or \`--name=value\`.
 
