@@ -1,7 +1,7 @@
 /**
  * The reference page `docs/reference/mcp-tools.md`, generated from the tool catalog so it cannot drift.
- * Regenerate with `deno run --allow-write=docs src/mcp/tools/write_docs_page.ts`; a test fails while the
- * committed page differs from {@link renderToolsPage}.
+ * Regenerate with `deno run --allow-read --allow-write=docs --allow-run src/mcp/tools/write_docs_page.ts`
+ * (it formats {@link renderToolsPage} with `deno fmt`); a test fails while the committed page is out of date.
  *
  * @module
  */
@@ -70,6 +70,18 @@ export function renderToolsPage(tools: readonly BxpTool[] = BXP_TOOLS): string {
     "The tools the `bxp-mcp` stdio server offers to an agent, in `tools/list` order. A failed call (a " +
     "missing or malformed argument, a host failure) answers `isError: true` with the text `error: <message>`; " +
     'a domain verdict such as `{"ok":false,...}` is a normal answer.',
+    "",
+    "Register the server with an MCP client by absolute path:",
+    "",
+    "```json",
+    '{"mcpServers": {"bxp": {"command": "/abs/path/to/bxp-mcp"}}}',
+    "```",
+    "",
+    "and list its tools from a shell with the MCP Inspector:",
+    "",
+    "```sh",
+    "npx @modelcontextprotocol/inspector --cli /abs/path/to/bxp-mcp --method tools/list",
+    "```",
     "",
     "| Tool | Title | Description |",
     "| --- | --- | --- |",

@@ -1,0 +1,21 @@
+import assert from "node:assert/strict";
+import { helpText, SERVER_INSTRUCTIONS, versionText } from "../../src/mcp/help.ts";
+import { BXP_TOOLS, type BxpTool } from "../../src/mcp/tools/catalog.ts";
+import { VERSION } from "../../src/version.ts";
+
+Deno.test("versionText is 'bxp-mcp <version>' and a newline", () => {
+  assert.equal(versionText(), `bxp-mcp ${VERSION}\n`);
+});
+
+Deno.test("helpText lists every catalog tool with its title, and follows the catalog it is given", () => {
+  const text = helpText();
+  for (const tool of BXP_TOOLS) assert.match(text, new RegExp(`\\n  ${tool.name} +${tool.title}\\n`));
+  const extra: BxpTool = { ...BXP_TOOLS[0], name: "bxp_extra_tool", title: "An extra tool" };
+  assert.match(helpText([...BXP_TOOLS, extra]), /\n {2}bxp_extra_tool +An extra tool\n/);
+});
+
+Deno.test("the instructions point the agent at bxp_docs, bxp_eval_trace and bxp_simulate", () => {
+  assert.match(SERVER_INSTRUCTIONS, /bxp_docs first/);
+  assert.match(SERVER_INSTRUCTIONS, /bxp_eval_trace to debug an expression/);
+  assert.match(SERVER_INSTRUCTIONS, /bxp_simulate to verify a finished config/);
+});

@@ -1,0 +1,42 @@
+/** The bxp-mcp program outside the protocol: --version, --help and a refused argument. */
+import assert from "node:assert/strict";
+import { entryArgs } from "../_support/processes.ts";
+import { BXP_TOOLS } from "../../src/mcp/tools/catalog.ts";
+import { VERSION } from "../../src/version.ts";
+
+async function runMain(args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: entryArgs("bxp-mcp", args),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+Deno.test("bxp-mcp --version prints the build and exits", async () => {
+  const { code, stdout } = await runMain(["--version"]);
+  assert.equal(code, 0);
+  assert.equal(stdout, `bxp-mcp ${VERSION}\n`);
+});
+
+Deno.test("bxp-mcp --help and -h list the nine tools in catalog order", async () => {
+  for (const flag of ["--help", "-h"]) {
+    const { code, stdout } = await runMain([flag]);
+    assert.equal(code, 0);
+    assert.match(stdout, /^bxp-mcp .*stdio/);
+    const listed = stdout.split("Tools:\n")[1].split("\n\n")[0].trim().split("\n").map((l) =>
+      l.trim().split(/\s+/)[0]
+    );
+    assert.deepEqual(listed, BXP_TOOLS.map((t) => t.name));
+    assert.equal(listed.length, 9);
+  }
+});
+
+Deno.test("an unknown argument is refused on stderr with exit 2 and nothing on stdout", async () => {
+  const { code, stdout, stderr } = await runMain(["--root"]);
+  assert.equal(code, 2);
+  assert.equal(stdout, "");
+  assert.match(stderr, /unknown argument '--root'.*--help/);
+});

@@ -1,0 +1,137 @@
+/**
+ * The official MCP TypeScript SDK drives the real bxp-mcp process: it lists the tools (which makes the
+ * client compile every output schema) and calls each one, validating structured content as it goes.
+ */
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CONFORMANCE_DIR, entryArgs } from "../_support/processes.ts";
+
+const TOOL_ORDER = [
+  "bxp_validate",
+  "bxp_validate_expr",
+  "bxp_eval",
+  "bxp_eval_batch",
+  "bxp_eval_trace",
+  "bxp_docs",
+  "bxp_list_templates",
+  "bxp_fetch_template",
+  "bxp_simulate",
+];
+
+interface TextResult {
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+async function connect(tmpDir: string) {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: entryArgs("bxp-mcp"),
+    env: { TMPDIR: tmpDir, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
+    stderr: "pipe",
+  });
+  const errors: unknown[] = [];
+  const client = new Client({ name: "bxp-mcp-test", version: "1.0.0" });
+  client.onerror = (error: unknown) => errors.push(error);
+  await client.connect(transport);
+  return { client, errors };
+}
+
+Deno.test({
+  name: "the SDK client lists the nine tools and calls every one with schema-valid structured content",
+  ignore: CONFORMANCE_DIR === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const tmpDir = await Deno.makeTempDir({ prefix: "bxp-mcp-sdk-" });
+    const { client, errors } = await connect(tmpDir);
+    try {
+      const info = client.getServerVersion();
+      assert.equal(info?.name, "bxp-mcp");
+      assert.match(client.getInstructions() ?? "", /bxp_docs.*bxp_eval_trace.*bxp_simulate/s);
+
+      const { tools } = await client.listTools() as { tools: { name: string; outputSchema?: unknown }[] };
+      assert.deepEqual(tools.map((t) => t.name), TOOL_ORDER);
+      const byName = new Map(tools.map((t) => [t.name, t]));
+      assert.ok(byName.get("bxp_simulate")!.outputSchema, "bxp_simulate declares an output schema");
+      assert.equal(byName.get("bxp_eval_trace")!.outputSchema, undefined);
+
+      const dataset = new URL("datasets/trading212_to_wealthfolio/", CONFORMANCE_DIR!);
+      const config = await Deno.readTextFile(new URL("sample.json", dataset));
+      const csv = await Deno.readTextFile(new URL("sample.csv", dataset));
+      const expected = await Deno.readTextFile(new URL("sample.expected", dataset));
+      const template = "trading212_to_wealthfolio";
+
+      const call = async (name: string, args: Record<string, unknown>) =>
+        await client.callTool({ name, arguments: args }) as TextResult;
+
+      const calls: [string, Record<string, unknown>][] = [
+        ["bxp_validate", { config }],
+        ["bxp_validate_expr", { expr: "SPLIT_PART('a/b', '/', 0)" }],
+        ["bxp_eval", { expr: "[Price] * [Qty]", headers: ["Price", "Qty"], fields: ["2.5", "4"] }],
+        ["bxp_eval_batch", { headers: ["P"], fields: ["7"], exprs: ["[P] + 1", "NOPE()"] }],
+        ["bxp_eval_trace", { expr: "UPPER(LEFT('abc', 2))" }],
+        ["bxp_docs", {}],
+        ["bxp_list_templates", { config }],
+        ["bxp_fetch_template", { config, id: template }],
+        ["bxp_simulate", { config, template, csv, workspace: "sdk run" }],
+      ];
+      const results = new Map<string, TextResult>();
+      for (const [name, args] of calls) {
+        const result = await call(name, args);
+        assert.equal(result.isError, false, `${name}: ${result.content[0].text.slice(0, 300)}`);
+        results.set(name, result);
+        if (name === "bxp_eval_trace") {
+          assert.equal(result.structuredContent, undefined);
+        } else {
+          assert.deepEqual(result.structuredContent, JSON.parse(result.content[0].text), name);
+        }
+      }
+
+      assert.equal(results.get("bxp_validate_expr")!.structuredContent!.error, "SplitPartBadIndex");
+      assert.deepEqual(results.get("bxp_eval")!.structuredContent, { ok: true, value: "10" });
+      const batch = results.get("bxp_eval_batch")!.structuredContent!.results as Record<string, unknown>[];
+      assert.deepEqual(batch[0], { ok: true, value: "8" });
+      assert.equal(batch[1].ok, false);
+      const traceLines = results.get("bxp_eval_trace")!.content[0].text.trim().split("\n").map((l) =>
+        JSON.parse(l)
+      );
+      assert.deepEqual(traceLines.map((l) => l.fn ?? l.t), ["LEFT", "UPPER", "final"]);
+      assert.deepEqual(traceLines.at(-1), { t: "final", value: "AB" });
+      assert.ok(Array.isArray(results.get("bxp_docs")!.structuredContent!.functions));
+      assert.equal(results.get("bxp_fetch_template")!.structuredContent!.file_pattern_in, ".csv");
+
+      const sim = results.get("bxp_simulate")!.structuredContent!;
+      assert.equal(sim.status, "ok");
+      assert.equal((sim.outputs as { csv: string }[])[0].csv, expected);
+      assert.equal(sim.workspace, `${tmpDir}/bxp-mcp-sim/sdk_run`);
+
+      // A refusal answered by the tool itself is schema-valid too, and not a tool failure.
+      const refused = await call("bxp_simulate", { config, template: "no_such_template", csv });
+      assert.equal(refused.isError, false);
+      assert.deepEqual(refused.structuredContent, {
+        ok: false,
+        error: "template not found in config",
+        detail: "no_such_template",
+      });
+
+      // Tool failures: isError with bxp's text, no structured content.
+      const missing = await call("bxp_eval", {});
+      assert.equal(missing.isError, true);
+      assert.equal(missing.content[0].text, "error: missing 'expr'");
+      const badRow = await call("bxp_eval", { expr: "[A]", headers: [1, 2] });
+      assert.equal(badRow.isError, true);
+      assert.equal(
+        badRow.content[0].text,
+        `error: 'headers' must be an array of strings, e.g. ["Date","Price"]`,
+      );
+
+      assert.deepEqual(errors, [], "the client saw no protocol errors (stdout held only JSON-RPC)");
+    } finally {
+      await client.close();
+      await Deno.remove(tmpDir, { recursive: true }).catch(() => {});
+    }
+  },
+});
