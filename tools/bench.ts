@@ -1,0 +1,313 @@
+/**
+ * `deno task bench [--quick] [--only <id>[,<id>]] [--repeat <n>] [--no-peers] [--list]`: measures the real
+ * bxp-cli on bxp's benchmark workload beside Miller and DuckDB on the same input, the expression language's
+ * rate in process, and bxp-mcp's cold start and stdio round trips; prints a Markdown report and writes it to
+ * `.bench/latest.md` (raw figures in `.bench/latest.json`). Generated inputs are cached in `.bench/data/`.
+ *
+ * Besides the point ids (`--list`), `--only` accepts `expr` and `mcp` for those sections alone.
+ * Progress goes to stderr; the report goes to stdout.
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { ENTRY_MODULES, entryPointFlags } from "../src/distribution/entry_points.ts";
+import { benchOutputColumns } from "./bench/config.ts";
+import { measureExpressionRates } from "./bench/expr_rate.ts";
+import {
+  compareFiles,
+  countLines,
+  lineAt,
+  type PreparedInput,
+  prepareInput,
+  removeQuietly,
+} from "./bench/files.ts";
+import { benchMcp, type McpResult } from "./bench/mcp.ts";
+import { hasGnuTime, type Measured, runMeasured, type RunSpec } from "./bench/measure.ts";
+import { findPeers, type Peer } from "./bench/peers.ts";
+import {
+  type BenchPoint,
+  FULL_POINTS,
+  QUICK_POINT_IDS,
+  repeatsFor,
+  traceBaselineId,
+} from "./bench/points.ts";
+import {
+  type BenchRun,
+  checkGoals,
+  type MachineInfo,
+  type PeerRuns,
+  type PointResult,
+  renderReport,
+} from "./bench/report.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
+const BENCH_DIR = `${ROOT}/.bench`;
+const RUN_TIMEOUT_MS = 600_000;
+const SPECIAL_SECTIONS = ["expr", "mcp"];
+
+function progress(message: string): void {
+  console.error(`[bench] ${message}`);
+}
+
+function usage(message: string): never {
+  console.error(`error: ${message}`);
+  console.error(
+    "usage: deno task bench [--quick] [--only <id>[,<id>...]] [--repeat <n>] [--no-peers] [--list]",
+  );
+  Deno.exit(2);
+}
+
+async function machineInfo(): Promise<MachineInfo> {
+  let cpuModel = "unknown CPU";
+  let memoryGiB = 0;
+  try {
+    cpuModel = /model name\s*:\s*(.+)/.exec(await Deno.readTextFile("/proc/cpuinfo"))?.[1].trim() ?? cpuModel;
+    const kb = /MemTotal:\s+(\d+) kB/.exec(await Deno.readTextFile("/proc/meminfo"))?.[1];
+    if (kb !== undefined) memoryGiB = Number(kb) / 1024 / 1024;
+  } catch {
+    // not Linux: keep the defaults
+  }
+  return {
+    cpus: navigator.hardwareConcurrency,
+    cpuModel,
+    memoryGiB,
+    deno: Deno.version.deno,
+    os: `${Deno.build.os} ${Deno.osRelease()}`,
+  };
+}
+
+function firstLine(text: string): string {
+  return text.trim().split("\n")[0]?.slice(0, 200) ?? "";
+}
+
+/** The bxp-cli command, with exactly the `bxp-cli` task's permission flags. */
+function bxpCliSpec(denoJson: string, input: PreparedInput, p: BenchPoint, tracePath: string): RunSpec {
+  const args = ["--config", input.configPath[p.mode], "--quiet"];
+  if (p.trace) args.push("--trace-file", tracePath);
+  return {
+    argv: [
+      Deno.execPath(),
+      "run",
+      ...entryPointFlags(denoJson, "bxp-cli"),
+      `${ROOT}/${ENTRY_MODULES["bxp-cli"]}`,
+      ...args,
+    ],
+    cwd: input.dir,
+    timeoutMs: RUN_TIMEOUT_MS,
+  };
+}
+
+function failure(m: Measured, what: string): string | undefined {
+  if (m.code === 0) return undefined;
+  return `${what} exited ${m.code}${m.stderr.trim() ? `: ${firstLine(m.stderr)}` : ""}`;
+}
+
+async function checkPeerOutput(reference: string, output: string, p: BenchPoint, input: PreparedInput) {
+  const cmp = await compareFiles(reference, output);
+  if (cmp.identical) return { verified: true, check: `identical bytes (${cmp.sizeA} B)` };
+  const [refLines, outLines] = await Promise.all([countLines(reference), countLines(output)]);
+  const where = cmp.firstDifference ?? 0;
+  const refLine = (await lineAt(reference, where)).slice(0, 120);
+  const outLine = (await lineAt(output, where)).slice(0, 120);
+  const header = benchOutputColumns(input.columns, p.mode).length;
+  return {
+    verified: false,
+    check: `bytes differ at offset ${where} (${header} columns; lines ${refLines} vs ${outLines}): ` +
+      `bxp-cli '${refLine}' vs '${outLine}'`,
+  };
+}
+
+async function runPoint(
+  denoJson: string,
+  p: BenchPoint,
+  peers: Peer[],
+  repeatOverride: number | null,
+): Promise<PointResult> {
+  progress(`${p.id}: preparing input (${p.rows} rows × ${p.cols} columns)`);
+  const started = performance.now();
+  const input = await prepareInput(`${BENCH_DIR}/data`, { rows: p.rows, cols: p.cols });
+  progress(
+    `${p.id}: input ${(input.bytes / 1e6).toFixed(0)} MB ready in ${
+      ((performance.now() - started) / 1000).toFixed(1)
+    } s`,
+  );
+  const repeats = repeatOverride ?? repeatsFor(input.bytes);
+  const tracePath = `${input.dir}/trace.bxtb`;
+  const reference = `${input.dir}/bxp.out.csv`;
+  const result: PointResult = {
+    point: p,
+    inputBytes: input.bytes,
+    bxp: { wallMs: [], peakRssKb: null, outputBytes: null, traceBytes: null },
+    peers: [],
+  };
+  const withPeers = p.trace ? [] : peers;
+  const peerRuns: PeerRuns[] = withPeers.map((peer) => ({
+    name: peer.name,
+    wallMs: [],
+    peakRssKb: null,
+    check: "not run",
+    verified: false,
+  }));
+  const maxRss = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+  try {
+    // Runs are interleaved (bxp-cli, then each peer, then again) so drift on a shared machine hits all alike.
+    for (let rep = 0; rep < repeats; rep++) {
+      if (result.bxp.error === undefined) {
+        const m = await runMeasured(bxpCliSpec(denoJson, input, p, tracePath));
+        result.bxp.error = failure(m, "bxp-cli");
+        if (result.bxp.error === undefined) {
+          result.bxp.wallMs.push(m.wallMs);
+          result.bxp.peakRssKb = maxRss(result.bxp.peakRssKb, m.peakRssKb);
+          result.bxp.outputBytes = (await Deno.stat(input.bxpOutputPath)).size;
+          if (p.trace) result.bxp.traceBytes = (await Deno.stat(tracePath)).size;
+          await Deno.rename(input.bxpOutputPath, reference);
+        }
+        await removeQuietly(tracePath);
+        progress(`${p.id}: bxp-cli ${result.bxp.error ?? `${(m.wallMs / 1000).toFixed(2)} s`}`);
+      }
+      for (const [i, peer] of withPeers.entries()) {
+        const runs = peerRuns[i];
+        if (runs.error !== undefined) continue;
+        const output = `${input.dir}/peer.out.csv`;
+        await removeQuietly(output);
+        const m = await runMeasured({
+          ...peer.command(p.mode, input.inputPath, output),
+          timeoutMs: RUN_TIMEOUT_MS,
+        });
+        runs.error = failure(m, peer.name);
+        if (runs.error === undefined) {
+          runs.wallMs.push(m.wallMs);
+          runs.peakRssKb = maxRss(runs.peakRssKb, m.peakRssKb);
+          if (rep === 0 && result.bxp.wallMs.length > 0) {
+            Object.assign(runs, await checkPeerOutput(reference, output, p, input));
+          }
+          if (rep === 0 && result.bxp.wallMs.length === 0) {
+            runs.check = "bxp-cli failed: nothing to compare with";
+          }
+        } else {
+          runs.check = runs.error;
+        }
+        await removeQuietly(output);
+        progress(`${p.id}: ${peer.name} ${runs.error ?? `${(m.wallMs / 1000).toFixed(2)} s, ${runs.check}`}`);
+      }
+    }
+  } finally {
+    await removeQuietly(reference);
+    await removeQuietly(input.bxpOutputPath);
+    await removeQuietly(tracePath);
+  }
+  result.peers = peerRuns;
+  return result;
+}
+
+async function runMcpSection(denoJson: string): Promise<McpResult> {
+  progress("bxp-mcp: cold start and round trips");
+  const demoConfig = await Deno.readTextFile(`${ROOT}/samples/demo/bxp-cli.json`);
+  const headers = ["id", "name", "date", "amount"];
+  const fields = ["17", "name17", "18.06.2024", "884.10"];
+  return await benchMcp({
+    argv: [
+      Deno.execPath(),
+      "run",
+      ...entryPointFlags(denoJson, "bxp-mcp"),
+      `${ROOT}/${ENTRY_MODULES["bxp-mcp"]}`,
+    ],
+    cwd: ROOT,
+    coldStarts: 7,
+    warmupCalls: 100,
+    measuredCalls: 1000,
+    answerTimeoutMs: 20_000,
+    calls: [
+      {
+        name: "bxp_eval",
+        arguments: { expr: "DATE_CONVERT([date], 'DD.MM.YYYY', 'YYYY-MM-DD')", headers, fields },
+      },
+      {
+        name: "bxp_eval_batch",
+        arguments: {
+          headers,
+          fields,
+          exprs: [
+            "DATE_CONVERT([date], 'DD.MM.YYYY', 'YYYY-MM-DD')",
+            "IF([amount] > 100, 'high', 'low')",
+            "[id] & '-' & [name] & '-' & [date]",
+          ],
+        },
+      },
+      { name: "bxp_validate", arguments: { config: demoConfig } },
+    ],
+  });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      quick: { type: "boolean", default: false },
+      only: { type: "string", multiple: true },
+      repeat: { type: "string" },
+      "no-peers": { type: "boolean", default: false },
+      list: { type: "boolean", default: false },
+    },
+  });
+  if (values.list) {
+    for (const p of FULL_POINTS) console.log(p.id);
+    for (const s of SPECIAL_SECTIONS) console.log(s);
+    return;
+  }
+  const repeat = values.repeat === undefined ? null : Number(values.repeat);
+  if (repeat !== null && (!Number.isInteger(repeat) || repeat < 1)) {
+    usage(`--repeat wants a positive integer`);
+  }
+  const only = values.only?.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
+  const known = new Set([...FULL_POINTS.map((p) => p.id), ...SPECIAL_SECTIONS]);
+  const unknown = only?.find((id) => !known.has(id));
+  if (unknown !== undefined) usage(`unknown point '${unknown}' (deno task bench --list shows them)`);
+  const selected = (id: string) => only === undefined || only.includes(id);
+  const wanted = new Set(only ?? (values.quick ? QUICK_POINT_IDS : FULL_POINTS.map((p) => p.id)));
+  // A trace-on point is only meaningful beside its trace-off twin, so the twin comes along.
+  for (const p of FULL_POINTS) if (wanted.has(p.id) && p.trace) wanted.add(traceBaselineId(p));
+  const points = FULL_POINTS.filter((p) => wanted.has(p.id));
+
+  const startedAt = new Date();
+  const started = performance.now();
+  await Deno.mkdir(BENCH_DIR, { recursive: true });
+  const denoJson = await Deno.readTextFile(`${ROOT}/deno.json`);
+  const { peers, missing } = values["no-peers"] ? { peers: [], missing: [] } : await findPeers(BENCH_DIR);
+  for (const m of missing) progress(`peer ${m.name} missing: ${m.reason}`);
+
+  const results: PointResult[] = [];
+  for (const p of points) results.push(await runPoint(denoJson, p, peers, repeat));
+
+  let exprRates = null;
+  if (selected("expr")) {
+    progress("expressions per second, in process");
+    exprRates = measureExpressionRates({ rows: 20_000, cols: 16, minMs: values.quick ? 500 : 1500 });
+  }
+  const mcp = selected("mcp") ? await runMcpSection(denoJson) : null;
+
+  const run: BenchRun = {
+    startedAt,
+    totalSeconds: (performance.now() - started) / 1000,
+    machine: await machineInfo(),
+    quick: values.quick && only === undefined,
+    points: results,
+    peerVersions: peers.map((p) => `${p.name} ${p.version}`),
+    missingPeers: missing.map((m) => `${m.name} (${m.reason})`),
+    exprRates,
+    mcp,
+    peakRssSource: (await hasGnuTime())
+      ? "GNU time (`/usr/bin/time -v`)"
+      : "polling /proc/<pid>/status VmHWM",
+  };
+  const report = renderReport(run);
+  await Deno.writeTextFile(`${BENCH_DIR}/latest.md`, report);
+  await Deno.writeTextFile(
+    `${BENCH_DIR}/latest.json`,
+    JSON.stringify({ ...run, goals: checkGoals(run) }, null, 2),
+  );
+  console.log(report);
+  progress(`done in ${run.totalSeconds.toFixed(0)} s; report in .bench/latest.md`);
+}
+
+await main();

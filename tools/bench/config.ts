@@ -1,0 +1,70 @@
+/**
+ * The bxp-cli config that goes with a benchmark workload: bxp's bench template with its three expressions
+ * (a date parse, a numeric branch, a string concatenation), one pass-through variable per column, a row rule
+ * that lets every row through, and an output of the three computed values followed by every column.
+ *
+ * @example
+ * ```ts
+ * import { benchConfigText } from "./config.ts";
+ * import { workloadColumns } from "./workload.ts";
+ * await Deno.writeTextFile("bxp-cli.json", benchConfigText(workloadColumns(16), "3expr"));
+ * ```
+ * @module
+ */
+
+/** Which config: the three expressions plus pass-through, or pass-through only (isolates expression cost). */
+export type BenchMode = "3expr" | "passthrough";
+
+/** The template id in every bench config. */
+export const BENCH_TEMPLATE = "bench";
+
+/** Input files the template picks up, and the suffix of what it writes. */
+export const INPUT_SUFFIX = ".in.csv";
+/** The suffix bxp-cli gives the output of an input file. */
+export const OUTPUT_SUFFIX = ".out.csv";
+
+/** The three computed variables and their expressions, in output order. */
+export const COMPUTED_EXPRESSIONS: ReadonlyArray<readonly [name: string, expr: string]> = [
+  ["date_iso", "DATE_CONVERT([date], 'DD.MM.YYYY', 'YYYY-MM-DD')"],
+  ["category", "IF([amount] > 100, 'high', 'low')"],
+  ["full_label", "[id] & '-' & [name] & '-' & [date]"],
+];
+
+/** The output header a bench run writes, for comparing peers against it. */
+export function benchOutputColumns(columns: readonly string[], mode: BenchMode): string[] {
+  return mode === "3expr" ? [...COMPUTED_EXPRESSIONS.map(([name]) => name), ...columns] : [...columns];
+}
+
+/** The config as a plain object (data_dir "." is the config file's own folder). */
+export function benchConfig(columns: readonly string[], mode: BenchMode): Record<string, unknown> {
+  const inputSchema: Record<string, string> = {};
+  const outputSchema: Record<string, string> = {};
+  if (mode === "3expr") {
+    for (const [name, expr] of COMPUTED_EXPRESSIONS) {
+      inputSchema[`$${name}`] = expr;
+      outputSchema[name] = `$${name}`;
+    }
+  }
+  // output_schema may only name variables, so each column travels through its own `$col_X`.
+  for (const column of columns) {
+    inputSchema[`$col_${column}`] = `[${column}]`;
+    outputSchema[column] = `$col_${column}`;
+  }
+  return {
+    conversion_templates: {
+      [BENCH_TEMPLATE]: {
+        data_dir: ".",
+        file_pattern_in: INPUT_SUFFIX,
+        file_pattern_out: OUTPUT_SUFFIX,
+        input_schema: inputSchema,
+        row_rules: [{ when: "1 = 1", rows: [{}] }],
+        output_schema: outputSchema,
+      },
+    },
+  };
+}
+
+/** The config as JSON text, ready to write next to the input. */
+export function benchConfigText(columns: readonly string[], mode: BenchMode): string {
+  return JSON.stringify(benchConfig(columns, mode), null, 2) + "\n";
+}

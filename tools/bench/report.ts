@@ -1,0 +1,316 @@
+/**
+ * The bench report: Markdown tables of one run (ratios to the peers measured in that same run, since
+ * absolute times on a shared machine are noise), and issue 7's goals checked against the figures.
+ * @module
+ */
+
+import type { ExprRate } from "./expr_rate.ts";
+import type { McpResult } from "./mcp.ts";
+import { median } from "./measure.ts";
+import { type BenchPoint, traceBaselineId } from "./points.ts";
+
+/** Repeated runs of one tool at one point. */
+export interface ToolRuns {
+  wallMs: number[];
+  /** Highest peak RSS over the runs, KiB (null when it could not be read). */
+  peakRssKb: number | null;
+  /** Set when a run failed; the figures are then not comparable. */
+  error?: string;
+}
+
+/** A peer at one point. */
+export interface PeerRuns extends ToolRuns {
+  name: string;
+  /** How its output compared with bxp-cli's ("identical bytes", or what differs). */
+  check: string;
+  /** Whether the output check passed. */
+  verified: boolean;
+}
+
+/** Everything measured at one point. */
+export interface PointResult {
+  point: BenchPoint;
+  inputBytes: number;
+  bxp: ToolRuns & { outputBytes: number | null; traceBytes: number | null };
+  peers: PeerRuns[];
+}
+
+/** The machine the figures come from. */
+export interface MachineInfo {
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+  deno: string;
+  os: string;
+}
+
+/** One whole run. */
+export interface BenchRun {
+  startedAt: Date;
+  totalSeconds: number;
+  machine: MachineInfo;
+  quick: boolean;
+  points: PointResult[];
+  peerVersions: string[];
+  missingPeers: string[];
+  exprRates: ExprRate[] | null;
+  mcp: McpResult | null;
+  peakRssSource: string;
+}
+
+/** A goal of issue 7 and whether it holds. */
+export interface GoalCheck {
+  goal: string;
+  /** true holds, false does not, null not measured in this run. */
+  holds: boolean | null;
+  detail: string;
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(2);
+const mb = (kb: number | null) => (kb === null ? "?" : (kb / 1024).toFixed(0));
+const ratio = (x: number) => `${x.toFixed(2)}x`;
+
+function medianOf(runs: ToolRuns): number | null {
+  return runs.error === undefined && runs.wallMs.length > 0 ? median(runs.wallMs) : null;
+}
+
+function count(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(n % 1e6 === 0 ? 0 : 1)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(0)}k`;
+  return String(n);
+}
+
+function rate(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(0)}k`;
+  return n.toFixed(0);
+}
+
+function peerCell(result: PointResult, name: string): [string, string] {
+  const peer = result.peers.find((p) => p.name === name);
+  if (peer === undefined) return ["–", "–"];
+  const peerMs = medianOf(peer);
+  const bxpMs = medianOf(result.bxp);
+  if (peerMs === null) return [`failed`, "–"];
+  const mark = peer.verified ? "" : " (output differs)";
+  return [seconds(peerMs), bxpMs === null ? "–" : ratio(bxpMs / peerMs) + mark];
+}
+
+function pointsTable(run: BenchRun): string[] {
+  const peerNames = [...new Set(run.points.flatMap((r) => r.peers.map((p) => p.name)))];
+  const head = [
+    "point",
+    "rows × cols",
+    "config",
+    "trace",
+    "input MB",
+    "runs",
+    "bxp-cli s",
+    "rows/s",
+    "MB/s",
+    "peak RSS MB",
+  ];
+  for (const name of peerNames) head.push(`${name} s`, `bxp-cli / ${name}`);
+  const lines = [`| ${head.join(" | ")} |`, `|${head.map(() => " --- ").join("|")}|`];
+  for (const r of run.points) {
+    const ms = medianOf(r.bxp);
+    const cells = [
+      `\`${r.point.id}\``,
+      `${count(r.point.rows)} × ${r.point.cols}`,
+      r.point.mode === "3expr" ? "3 expr + pass-through" : "pass-through only",
+      r.point.trace ? "on" : "off",
+      (r.inputBytes / 1e6).toFixed(0),
+      String(r.bxp.wallMs.length),
+      ms === null ? `failed: ${r.bxp.error ?? "no run"}` : seconds(ms),
+      ms === null ? "–" : rate(r.point.rows / (ms / 1000)),
+      ms === null ? "–" : (r.inputBytes / 1e6 / (ms / 1000)).toFixed(1),
+      mb(r.bxp.peakRssKb),
+    ];
+    for (const name of peerNames) cells.push(...peerCell(r, name));
+    lines.push(`| ${cells.join(" | ")} |`);
+  }
+  return lines;
+}
+
+/** Trace-on time over trace-off time for every pair measured in the run. */
+export function traceOverheads(
+  run: BenchRun,
+): Array<{ id: string; offMs: number; onMs: number; traceBytes: number | null }> {
+  const pairs = [];
+  for (const on of run.points.filter((r) => r.point.trace)) {
+    const off = run.points.find((r) => r.point.id === traceBaselineId(on.point));
+    const onMs = medianOf(on.bxp);
+    const offMs = off === undefined ? null : medianOf(off.bxp);
+    if (onMs !== null && offMs !== null) {
+      pairs.push({ id: on.point.id, offMs, onMs, traceBytes: on.bxp.traceBytes });
+    }
+  }
+  return pairs;
+}
+
+function traceTable(run: BenchRun): string[] {
+  const pairs = traceOverheads(run);
+  if (pairs.length === 0) return [];
+  const lines = [
+    "| point | trace off s | trace on s | on / off | trace file MB |",
+    "| --- | --- | --- | --- | --- |",
+  ];
+  for (const p of pairs) {
+    const traceMb = p.traceBytes === null ? "?" : (p.traceBytes / 1e6).toFixed(1);
+    lines.push(
+      `| \`${p.id}\` | ${seconds(p.offMs)} | ${seconds(p.onMs)} | ${ratio(p.onMs / p.offMs)} | ${traceMb} |`,
+    );
+  }
+  return lines;
+}
+
+function exprTable(rates: ExprRate[]): string[] {
+  const lines = ["| expressions | evaluations | expr/s | ns / eval |", "| --- | --- | --- | --- |"];
+  for (const r of rates) {
+    const label = r.label.replaceAll("|", "\\|");
+    lines.push(
+      `| ${label} | ${rate(r.evaluations)} | ${rate(r.perSecond)} | ${(1e9 / r.perSecond).toFixed(0)} |`,
+    );
+  }
+  return lines;
+}
+
+function mcpTable(mcp: McpResult): string[] {
+  if (!mcp.ready) return [`bxp-mcp not ready: ${mcp.reason}`];
+  const cold = mcp.coldStartMs;
+  const lines = [
+    `Cold start (spawn to the \`initialize\` answer, ${cold.length} fresh processes): median ${
+      median(cold).toFixed(0)
+    } ms, min ${Math.min(...cold).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms.`,
+    "",
+    "| request (one long-lived server, sequential calls) | calls | median ms | p99 ms |",
+    "| --- | --- | --- | --- |",
+  ];
+  for (const t of mcp.tools) {
+    const label = t.tool.startsWith("bxp_") ? `\`${t.tool}\`` : `\`${t.tool}\` (protocol floor, no tool)`;
+    lines.push(`| ${label} | ${t.calls} | ${t.medianMs.toFixed(3)} | ${t.p99Ms.toFixed(3)} |`);
+  }
+  return lines;
+}
+
+/** Issue 7's goals, checked against one run. */
+export function checkGoals(run: BenchRun): GoalCheck[] {
+  const goals: GoalCheck[] = [];
+  const find = (id: string) => run.points.find((r) => r.point.id === id);
+  const big = find("r2m-c16");
+  const bigMs = big === undefined ? null : medianOf(big.bxp);
+  for (const [name, limit] of [["Miller", 0.35], ["DuckDB", 1.0]] as const) {
+    const goal = `2M × 16, trace off: at most ${limit}x ${name}'s wall time`;
+    const peer = big?.peers.find((p) => p.name === name);
+    const peerMs = peer === undefined ? null : medianOf(peer);
+    if (bigMs === null || peerMs === null) {
+      goals.push({ goal, holds: null, detail: "not measured in this run" });
+      continue;
+    }
+    const r = bigMs / peerMs;
+    goals.push({
+      goal,
+      holds: r <= limit,
+      detail: `${ratio(r)} (bxp-cli ${seconds(bigMs)} s, ${name} ${seconds(peerMs)} s)${
+        r <= limit ? "" : `: ${(r / limit).toFixed(1)}x over the goal`
+      }`,
+    });
+  }
+  const absGoal = "2M × 16, trace off: at most 6.5 s (bxp's published 8-core figure)";
+  goals.push(
+    bigMs === null ? { goal: absGoal, holds: null, detail: "not measured in this run" } : {
+      goal: absGoal,
+      holds: bigMs <= 6500,
+      detail: `${seconds(bigMs)} s${bigMs <= 6500 ? "" : `: ${(bigMs / 6500).toFixed(1)}x over`}`,
+    },
+  );
+  for (const id of ["r2m-c16", "r100k-c1024"]) {
+    const r = find(id);
+    const goal = `peak RSS under 150 MB at \`${id}\``;
+    if (r === undefined || r.bxp.peakRssKb === null || r.bxp.error !== undefined) {
+      goals.push({ goal, holds: null, detail: "not measured in this run" });
+      continue;
+    }
+    const peakMb = r.bxp.peakRssKb / 1024;
+    goals.push({ goal, holds: peakMb < 150, detail: `${peakMb.toFixed(0)} MB` });
+  }
+  const pairs = traceOverheads(run);
+  const traceGoal = "trace on costs less than 30% over trace off";
+  if (pairs.length === 0) {
+    goals.push({ goal: traceGoal, holds: null, detail: "not measured in this run" });
+  } else {
+    const worst = pairs.reduce((a, b) => (b.onMs / b.offMs > a.onMs / a.offMs ? b : a));
+    goals.push({
+      goal: traceGoal,
+      holds: pairs.every((p) => p.onMs / p.offMs < 1.3),
+      detail: pairs.map((p) => `\`${p.id}\` ${((p.onMs / p.offMs - 1) * 100).toFixed(0)}%`).join(", ") +
+        ` (worst \`${worst.id}\`)`,
+    });
+  }
+  const mcp = run.mcp;
+  const rtGoal = "bxp-mcp stateless tool round trip under 0.3 ms median";
+  const coldGoal = "bxp-mcp cold start under 150 ms (`deno run`)";
+  if (mcp === null || !mcp.ready) {
+    const detail = mcp === null ? "not measured in this run" : `bxp-mcp not ready: ${mcp.reason}`;
+    goals.push({ goal: rtGoal, holds: null, detail }, { goal: coldGoal, holds: null, detail });
+  } else {
+    const tools = mcp.tools.filter((t) => t.tool.startsWith("bxp_"));
+    goals.push({
+      goal: rtGoal,
+      holds: tools.every((t) => t.medianMs < 0.3),
+      detail: tools.map((t) => `\`${t.tool}\` ${t.medianMs.toFixed(3)} ms`).join(", "),
+    });
+    const cold = median(mcp.coldStartMs);
+    goals.push({ goal: coldGoal, holds: cold < 150, detail: `median ${cold.toFixed(0)} ms` });
+  }
+  return goals;
+}
+
+function goalLines(goals: GoalCheck[]): string[] {
+  return goals.map((g) => {
+    const mark = g.holds === null ? "not measured" : g.holds ? "holds" : "does not hold";
+    return `- **${mark}**: ${g.goal} — ${g.detail}`;
+  });
+}
+
+/** The machine line of the report. */
+export function machineLine(m: MachineInfo): string {
+  return `${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB.toFixed(0)} GiB RAM, ${m.os}, Deno ${m.deno}`;
+}
+
+/** The whole report as Markdown. */
+export function renderReport(run: BenchRun): string {
+  const out: string[] = [];
+  out.push(`## Benchmark${run.quick ? " (quick subset)" : ""}: ${run.startedAt.toISOString().slice(0, 16)}Z`);
+  out.push("");
+  out.push(`Machine: ${machineLine(run.machine)}. Whole run: ${run.totalSeconds.toFixed(0)} s.`);
+  out.push(
+    `Workload: bxp's bench shape (seeded), config with \`DATE_CONVERT\`, \`IF\`, a concatenation and one ` +
+      `pass-through variable per column. Wall time is spawn to exit (startup included) as a median of the ` +
+      `runs; peak RSS from ${run.peakRssSource}. Ratios below 1 mean bxp-cli is faster.`,
+  );
+  if (run.peerVersions.length > 0) out.push(`Peers: ${run.peerVersions.join("; ")}.`);
+  for (const m of run.missingPeers) out.push(`Peer missing: ${m}.`);
+  out.push("");
+  if (run.points.length > 0) {
+    out.push("### bxp-cli against its peers", "", ...pointsTable(run), "");
+    const checks = run.points.flatMap((r) =>
+      r.peers.filter((p) => !p.verified).map((p) => `${r.point.id} ${p.name}: ${p.check}`)
+    );
+    out.push(
+      checks.length === 0
+        ? "Every peer output was checked byte for byte against bxp-cli's output: identical."
+        : `Peer outputs that differ from bxp-cli's: ${checks.join("; ")}.`,
+      "",
+    );
+  }
+  const trace = traceTable(run);
+  if (trace.length > 0) out.push("### Trace on (`--trace-file`) against trace off", "", ...trace, "");
+  if (run.exprRates !== null) {
+    out.push("### Expressions per second, in process (bench input_schema over generated rows)", "");
+    out.push(...exprTable(run.exprRates), "");
+  }
+  if (run.mcp !== null) out.push("### bxp-mcp over stdio", "", ...mcpTable(run.mcp), "");
+  out.push("### Issue 7 goals", "", ...goalLines(checkGoals(run)), "");
+  return out.join("\n");
+}
