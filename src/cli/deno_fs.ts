@@ -116,6 +116,10 @@ export class DenoEngineFs implements EngineFs {
     }
   }
 
+  async fileSize(path: string): Promise<number> {
+    return (await Deno.stat(this.#abs(path))).size;
+  }
+
   async createOutput(path: string, exclusive: boolean): Promise<StagedOutput | "exists"> {
     const target = this.#abs(path);
     if (exclusive && await this.exists(target)) return "exists";

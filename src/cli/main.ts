@@ -17,6 +17,8 @@ import { type CliOptions, isSafeCliPath, parseCliArgs, usageText } from "./args.
 import { DenoEngineFs } from "./deno_fs.ts";
 import { CliReporter } from "./reporter.ts";
 import { TraceOut } from "./trace_out.ts";
+import { BlockPool } from "../engine/parallel/pool.ts";
+import type { ParallelOptions } from "../engine/convert_file.ts";
 
 /** bxp's cap on config text. */
 const CONFIG_MAX_BYTES = 1024 * 1024;
@@ -49,11 +51,39 @@ function probeDir(base: string) {
   };
 }
 
+/** Inputs at least this large are split across block workers (`BXP_PARALLEL_MIN_BYTES` overrides). */
+const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
+const BLOCK_BYTES = 4 * 1024 * 1024;
+
+function envNumber(name: string): number | null {
+  const v = Deno.env.get(name);
+  return v === undefined || !/^\d+$/.test(v) ? null : Number(v);
+}
+
+/**
+ * Block workers: one per core (`BXP_WORKERS` overrides; 0 or 1 keeps everything serial). The pool starts on
+ * the first large file, so small runs pay nothing for it.
+ */
+function parallelOptions(): { options: ParallelOptions | null; close(): void } {
+  const workers = envNumber("BXP_WORKERS") ?? Math.min(navigator.hardwareConcurrency ?? 1, 8);
+  if (workers < 2) return { options: null, close() {} };
+  let pool: BlockPool | null = null;
+  return {
+    options: {
+      pool: () => pool ??= new BlockPool(workers),
+      minBytes: envNumber("BXP_PARALLEL_MIN_BYTES") ?? PARALLEL_MIN_BYTES,
+      blockSize: envNumber("BXP_BLOCK_BYTES") ?? BLOCK_BYTES,
+    },
+    close: () => pool?.close(),
+  };
+}
+
 /** Loads the config and runs it; returns the overall stats and per-template summaries. */
 async function run(
   o: CliOptions,
   out: CliReporter,
   trace: TraceSink,
+  parallel: ParallelOptions | null,
 ): Promise<{ overall: SectionStats; templates: TemplateSummary[] }> {
   const started = performance.now();
   const env = {
@@ -63,6 +93,7 @@ async function run(
     dryRun: o.dryRun,
     debug: o.debug,
     now: () => performance.now(),
+    parallel,
   };
   const overall = newStats();
   const fail = (message: string | null) => {
@@ -159,7 +190,14 @@ async function main(): Promise<number> {
     }
     trace = traceOut;
   }
-  const { overall, templates } = await run(o, out, trace);
+  const workers = parallelOptions();
+  let result;
+  try {
+    result = await run(o, out, trace, workers.options);
+  } finally {
+    workers.close();
+  }
+  const { overall, templates } = result;
   out.flushDebug();
   const code = exitCodeOf(overall);
   trace.done(code);

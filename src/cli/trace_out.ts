@@ -62,6 +62,9 @@ export class TraceOut implements TraceSink {
   done(exitCode: number): void {
     this.#writer.done(exitCode);
   }
+  appendFrames(bytes: Uint8Array): void {
+    this.#writer.appendRaw(bytes);
+  }
 
   async flush(): Promise<void> {
     this.#writer.flush();

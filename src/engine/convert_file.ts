@@ -23,6 +23,14 @@ import { createRowWriter } from "./row_writers.ts";
 import type { RowWriter, TraceSink } from "./sinks.ts";
 import type { SectionStats } from "./stats.ts";
 import { newEvalContext } from "./context.ts";
+import {
+  parallelMainPass,
+  parallelPrePass,
+  type ParallelSetup,
+  type PassCounts,
+} from "./parallel/file_passes.ts";
+import type { BlockPool } from "./parallel/pool.ts";
+import { BlockError } from "./parallel/pool.ts";
 
 /** bxp's ceiling on header columns; wider headers are truncated with a warning. */
 export const MAX_COLUMNS = 16384;
@@ -39,6 +47,18 @@ export interface TemplateRun {
   readonly debug: boolean;
   /** The template's combined output (header already written), or null. */
   readonly combined: { writer: RowWriter; output: StagedOutput | null } | null;
+  /** Block workers for large CSV inputs, or null to stay serial. */
+  readonly parallel: ParallelOptions | null;
+}
+
+/** When and how files are split across block workers. */
+export interface ParallelOptions {
+  /** The pool (created on first use). */
+  pool(): BlockPool;
+  /** Files smaller than this stay on the serial path. */
+  minBytes: number;
+  /** Bytes of whole lines per block. */
+  blockSize: number;
 }
 
 /** A fatal problem with one file; the message is printed as is and the run stops with exit 1. */
@@ -79,6 +99,13 @@ function duplicateWarnings(filename: string, names: readonly string[]): string[]
     );
   }
   return out;
+}
+
+/** The plan's maps as plain Maps for the workers (global with the template's own laid over; re-merging is a no-op). */
+function globalMapsOf(plan: TemplatePlan): Map<string, Map<string, string>> {
+  const maps = new Map<string, Map<string, string>>();
+  for (const [name, map] of plan.maps) maps.set(name, new Map(map));
+  return maps;
 }
 
 /** Converts one input file. Throws {@link FileFatal} on a problem that stops the run. */
@@ -152,14 +179,44 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
 
     const ctx = newEvalContext(plan, columns, stem);
     const debug = run.debug ? (text: string) => reporter.debug(text) : null;
+    const dateMin = range.kind === "valid" ? range.min : "";
+    const dateMax = range.kind === "valid" ? range.max : "";
+    const parallel: ParallelSetup | null =
+      run.parallel !== null && t.fileTypeIn === "csv" && await fs.fileSize(path) >= run.parallel.minBytes
+        ? {
+          pool: run.parallel.pool(),
+          blockSize: run.parallel.blockSize,
+          fs,
+          path,
+          name: filename,
+          trace,
+          reporter,
+          context: {
+            template: t,
+            globalMaps: globalMapsOf(plan),
+            columnNames: names,
+            stem,
+            dateMin,
+            dateMax,
+            debug: run.debug,
+            trace: trace.enabled,
+            sourceName: filename,
+            lookups: null,
+          },
+        }
+        : null;
     if (plan.prePass.length > 0) {
-      const collector = new PrePassCollector(plan, ctx, trace, debug);
-      let n = 0;
-      await source.forEachBatch(async (batch) => {
-        for (const r of batch) collector.evalRecord(r.fields, ++n);
-        await trace.flush();
-      });
-      ctx.lookups = collector.tables;
+      if (parallel !== null) {
+        ctx.lookups = await parallelPrePass(parallel, plan.prePass.map((b) => b.name));
+      } else {
+        const collector = new PrePassCollector(plan, ctx, trace, debug);
+        let n = 0;
+        await source.forEachBatch(async (batch) => {
+          for (const r of batch) collector.evalRecord(r.fields, ++n);
+          await trace.flush();
+        });
+        ctx.lookups = collector.tables;
+      }
     }
 
     const outName = outputName(filename, t.filePatternIn, t.filePatternOut);
@@ -186,18 +243,6 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
     const writer = createRowWriter(t, plan.outputHeaders);
     writer.writeHeader(plan.outputHeaders);
     const combined = run.combined;
-    const rows = new RowEvaluator(plan, ctx, {
-      out: writer,
-      combined: combined?.writer ?? null,
-      trace,
-      debug,
-    }, {
-      dateMin: range.kind === "valid" ? range.min : "",
-      dateMax: range.kind === "valid" ? range.max : "",
-      columnNames: names,
-    });
-
-    let records = 0;
     const drain = async () => {
       const bytes = writer.drain();
       if (bytes !== null && output !== null && writePerFile) await output.write(bytes);
@@ -207,40 +252,64 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
       }
       await trace.flush();
     };
-    await source.forEachBatch(async (batch) => {
-      for (const r of batch) rows.evalRecord(r.fields, r.offset, ++records);
-      await drain();
-    });
+    let counts: PassCounts;
+    if (parallel !== null) {
+      counts = await parallelMainPass(parallel, ctx.lookups, writer, combined?.writer ?? null, drain);
+    } else {
+      const rows = new RowEvaluator(plan, ctx, {
+        out: writer,
+        combined: combined?.writer ?? null,
+        trace,
+        debug,
+      }, {
+        dateMin,
+        dateMax,
+        columnNames: names,
+      });
+      let n = 0;
+      await source.forEachBatch(async (batch) => {
+        for (const r of batch) rows.evalRecord(r.fields, r.offset, ++n);
+        await drain();
+      });
+      counts = {
+        records: n,
+        rowsWritten: rows.rowsWritten,
+        exprErrors: rows.exprErrors,
+        unbalancedQuotes: source.unbalancedQuotes,
+      };
+    }
     writer.finish();
     await drain();
     if (output !== null) await output.commit();
     output = null;
 
+    const records = counts.records;
     if (records === 0) {
       stats.warnings++;
       reporter.warning(
         `warning: no rows in '${filename}' (template: ${t.id}, file: ${run.dir}/${filename})\n`,
       );
     }
-    if (rows.exprErrors > 0) {
+    if (counts.exprErrors > 0) {
       stats.warnings++;
       reporter.warning(
-        `warning: ${rows.exprErrors} input_schema expression error(s) in '${filename}' (run with --debug to see details)\n`,
+        `warning: ${counts.exprErrors} input_schema expression error(s) in '${filename}' (run with --debug to see details)\n`,
       );
     }
-    if (source.unbalancedQuotes > 0) {
+    if (counts.unbalancedQuotes > 0) {
       warn(
-        `warning: ${source.unbalancedQuotes} row(s) in '${filename}' had an unbalanced quote — treated as literal ` +
+        `warning: ${counts.unbalancedQuotes} row(s) in '${filename}' had an unbalanced quote — treated as literal ` +
           `text (set csv_text_quote_in:"none" if the file is not quoted)\n`,
       );
     }
-    trace.fileEnd(records, rows.rowsWritten, rows.exprErrors, fileWarnings);
+    trace.fileEnd(records, counts.rowsWritten, counts.exprErrors, fileWarnings);
     stats.files++;
     stats.rowsIn += records;
-    stats.rowsOut += rows.rowsWritten;
+    stats.rowsOut += counts.rowsWritten;
   } catch (err) {
     if (output !== null) await output.abort();
     if (err instanceof CsvRecordTooLongError) throw new FileFatal(`fatal error: ${err.message}\n`);
+    if (err instanceof BlockError && err.fatal) throw new FileFatal(`fatal error: ${err.message}\n`);
     if (err instanceof JsonInputError) throw new FileFatal(`fatal error: '${filename}': ${err.message}\n`);
     if (err instanceof ExprError) {
       throw new FileFatal(`fatal error: '${filename}': ${err.error}: ${err.detail}\n`);

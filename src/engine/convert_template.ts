@@ -9,7 +9,7 @@
  * @module
  */
 
-import { convertFile, FileFatal, type TemplateRun } from "./convert_file.ts";
+import { convertFile, FileFatal, type ParallelOptions, type TemplateRun } from "./convert_file.ts";
 import type { EngineFs, Reporter, StagedOutput } from "./host.ts";
 import type { TemplatePlan } from "./plan.ts";
 import { createRowWriter } from "./row_writers.ts";
@@ -26,6 +26,8 @@ export interface RunEnv {
   readonly debug: boolean;
   /** Milliseconds clock for timings. */
   readonly now: () => number;
+  /** Block workers for large CSV inputs; absent or null keeps every file on the serial path. */
+  readonly parallel?: ParallelOptions | null;
 }
 
 function mentionsLookup(plan: TemplatePlan): boolean {
@@ -102,6 +104,7 @@ export async function convertTemplate(
       dryRun: env.dryRun,
       debug: env.debug,
       combined,
+      parallel: env.parallel ?? null,
     };
     for (const name of names) await convertFile(run, name, stats);
     if (combined !== null) {

@@ -28,6 +28,8 @@ export interface EngineFs {
   /** The whole file (zip and xlsx containers). */
   readFile(path: string): Promise<Uint8Array>;
   exists(path: string): Promise<boolean>;
+  /** Size in bytes of a file. */
+  fileSize(path: string): Promise<number>;
   /**
    * Starts a staged output. With `exclusive`, answers "exists" when the final name is already taken
    * (the `--fresh` rule); the final name is claimed only at commit.

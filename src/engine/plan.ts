@@ -86,7 +86,12 @@ class Slots {
 }
 
 function planVars(entries: readonly (readonly [string, string])[], slots: Slots): PlannedVar[] {
-  return entries.map(([name, source]) => ({ name, slot: slots.of(name), source, expr: compileExpression(source) }));
+  return entries.map(([name, source]) => ({
+    name,
+    slot: slots.of(name),
+    source,
+    expr: compileExpression(source),
+  }));
 }
 
 function skipSet(rows: readonly (readonly PlannedVar[])[], inputNames: ReadonlySet<string>): Set<string> {

@@ -12,7 +12,8 @@
  * @module
  */
 
-import { CsvParser } from "../formats/csv_reader.ts";
+import { CsvParser, CsvRecordTooLongError, MAX_BUFFERED_RECORD_BYTES } from "../formats/csv_reader.ts";
+import { BlockSplitter, skipRecords } from "./parallel/lines.ts";
 import {
   JsonArrayParser,
   JsonColumns,
@@ -111,9 +112,12 @@ export class CsvRecordSource implements RecordSource {
     const skip = this.#template.csvHeaderLine;
     let seen = 0;
     let batch: SourceRecord[] = [];
+    let unbalanced = 0;
     const parser = this.#parser((fields, offset) => {
       seen++;
-      if (seen > skip) batch.push({ fields, offset });
+      if (seen <= skip) return;
+      batch.push({ fields, offset });
+      if (parser.lastRecordUnbalanced) unbalanced++; // bxp counts body records only
     });
     for await (const chunk of this.#fs.readChunks(this.#path)) {
       parser.push(chunk);
@@ -125,8 +129,70 @@ export class CsvRecordSource implements RecordSource {
     }
     parser.finish();
     if (batch.length > 0) await onBatch(batch);
-    this.unbalancedQuotes = parser.unbalancedQuotes;
+    this.unbalancedQuotes = unbalanced;
   }
+}
+
+/** A piece of whole lines of a CSV file's body, for the parallel pipeline. */
+export interface RawBlock {
+  bytes: Uint8Array;
+  /** Offset of `bytes[0]` in the file. */
+  offset: number;
+}
+
+/**
+ * The body of a CSV file (after the BOM, preamble and header line) cut into blocks of whole lines of about
+ * `blockSize` bytes.
+ */
+export async function* csvBodyBlocks(
+  fs: EngineFs,
+  path: string,
+  headerLine: number,
+  blockSize: number,
+  name: string,
+): AsyncGenerator<RawBlock> {
+  const tooLong = (): never => {
+    throw new CsvRecordTooLongError(name, MAX_BUFFERED_RECORD_BYTES);
+  };
+  const splitter = new BlockSplitter(blockSize, MAX_BUFFERED_RECORD_BYTES, tooLong);
+  let offset = 0; // file offset of the splitter's first buffered byte
+  let head: Uint8Array | null = new Uint8Array(0); // bytes before the body start is known
+  for await (const chunk of fs.readChunks(path)) {
+    let data = chunk;
+    if (head !== null) {
+      const joined: Uint8Array = new Uint8Array(head.length + chunk.length);
+      joined.set(head);
+      joined.set(chunk, head.length);
+      const bom = joined.length >= 3 && joined[0] === 0xef && joined[1] === 0xbb && joined[2] === 0xbf
+        ? 3
+        : 0;
+      if (joined.length < 3) {
+        head = joined;
+        continue;
+      }
+      const body = headerLine === 0 ? bom : skipRecords(joined, bom, headerLine);
+      if (body < 0) {
+        if (joined.length > MAX_BUFFERED_RECORD_BYTES) tooLong();
+        head = joined;
+        continue;
+      }
+      head = null;
+      offset = body;
+      data = joined.subarray(body);
+    }
+    for (const bytes of splitter.push(data)) {
+      yield { bytes, offset };
+      offset += bytes.length;
+    }
+  }
+  if (head !== null) {
+    // The file ended before the body start was known: a tiny headerless file, or no body at all.
+    const bom = head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+    if (headerLine === 0 && head.length > bom) yield { bytes: head.slice(bom), offset: bom };
+    return;
+  }
+  const rest = splitter.finish();
+  if (rest !== null) yield { bytes: rest, offset };
 }
 
 /** JSON array-of-objects input; the first pass finds the column union. */

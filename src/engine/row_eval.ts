@@ -126,7 +126,9 @@ export class RowEvaluator {
       for (const row of rule.rows) {
         for (let i = 0; i < base.length; i++) merged[i] = base[i];
         this.#applyOverrides(row, merged, locator);
-        if (this.#filterDates && outsideRange(merged[plan.dateSlot], this.#opts.dateMin, this.#opts.dateMax)) {
+        if (
+          this.#filterDates && outsideRange(merged[plan.dateSlot], this.#opts.dateMin, this.#opts.dateMax)
+        ) {
           trace.filteredRow(locator, FILTER_DATE);
           emitted = true;
           continue;

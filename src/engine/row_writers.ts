@@ -17,6 +17,8 @@ import { JsonArrayWriter } from "../formats/json_output.ts";
 import type { TemplateConfig } from "../config/model.ts";
 import type { RowWriter } from "./sinks.ts";
 
+const ROW_SEPARATOR = new TextEncoder().encode(",\n");
+
 /** Collects chunks handed over by a format writer until drained. */
 class ChunkQueue {
   #chunks: Uint8Array[] = [];
@@ -63,6 +65,10 @@ class CsvRowWriter implements RowWriter {
   writeRow(values: readonly string[]): void {
     this.#writer.writeRow(values);
   }
+  writeFragment(bytes: Uint8Array): void {
+    this.#writer.flush();
+    if (bytes.length > 0) this.#queue.push(bytes);
+  }
   finish(): void {}
   drain(): Uint8Array | null {
     this.#writer.flush();
@@ -85,6 +91,14 @@ class JsonRowWriter implements RowWriter {
   }
   writeRow(values: readonly string[]): void {
     this.#open().writeRow(values);
+  }
+  writeFragment(bytes: Uint8Array, rows: number): void {
+    if (rows === 0) return;
+    const w = this.#open();
+    w.flush();
+    if (w.rowsWritten > 0) this.#queue.push(ROW_SEPARATOR);
+    this.#queue.push(bytes);
+    w.rowsWritten += rows; // the next row written here gets its separator
   }
   finish(): void {
     this.#open().finish();

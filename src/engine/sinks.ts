@@ -14,6 +14,11 @@
 export interface RowWriter {
   writeHeader(columns: readonly string[]): void;
   writeRow(values: readonly string[]): void;
+  /**
+   * Appends rows already formatted elsewhere (a parallel block): CSV lines, or JSON objects joined by `,\n`.
+   * `rows` is how many rows the bytes hold.
+   */
+  writeFragment(bytes: Uint8Array, rows: number): void;
   /** Writes the closing bytes (a JSON array's `]`). */
   finish(): void;
   /** Bytes produced since the last call, or null when there are none. */
@@ -30,6 +35,8 @@ export interface TraceSink {
   errorRow(locator: number, varName: string, kind: string, detail: string, origin: string): void;
   prepassEntry(name: string, key: string, field: string, value: string): void;
   done(exitCode: number): void;
+  /** Appends frames encoded elsewhere (a parallel block), after the ones written so far. */
+  appendFrames(bytes: Uint8Array): void;
   /** Hands buffered frames to the underlying stream. */
   flush(): Promise<void>;
 }
@@ -44,5 +51,6 @@ export const NULL_TRACE: TraceSink = {
   errorRow() {},
   prepassEntry() {},
   done() {},
+  appendFrames() {},
   flush: () => Promise.resolve(),
 };

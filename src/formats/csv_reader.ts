@@ -52,6 +52,13 @@ export interface CsvParserOptions {
   maxRecordBytes?: number;
   /** Trim U+0020 from both ends of every field (bxp always does). Default true. */
   trim?: boolean;
+  /**
+   * Byte offset of the first pushed byte within the whole source: set when parsing a block cut from the
+   * middle of a file, so record offsets still index the file. Default 0.
+   */
+  baseOffset?: number;
+  /** Skip a UTF-8 BOM at the start of the pushed input. Default true; false for mid-file blocks. */
+  skipBom?: boolean;
 }
 
 /** One parsed record (the pull-style readers yield these). */
@@ -242,6 +249,8 @@ export class CsvParser {
     this.#trim = options.trim ?? true;
     this.#maxRecordBytes = options.maxRecordBytes ?? MAX_BUFFERED_RECORD_BYTES;
     this.#sourceName = options.sourceName ?? "";
+    this.#offset = options.baseOffset ?? 0;
+    this.#bomChecked = options.skipBom === false;
   }
 
   /** Feed the next chunk of the source. */

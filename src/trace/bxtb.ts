@@ -547,3 +547,23 @@ export function readBxtb(bytes: Uint8Array): BxtbFrame[] {
   reader.finish();
   return frames;
 }
+
+/**
+ * Adds `base` to the output index of every `output_row` frame in `bytes` (frames without magic), in place.
+ * Parallel blocks number their output rows from 0; the engine rebases them to file-wide indexes.
+ */
+export function shiftOutputIndexes(bytes: Uint8Array, base: number): void {
+  if (base === 0) return;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let pos = 0;
+  while (pos + FRAME_HEADER_SIZE <= bytes.length) {
+    const len = view.getUint32(pos + 3, true);
+    const end = pos + FRAME_HEADER_SIZE + len;
+    if (end > bytes.length) throw new BxtbFormatError("truncated frame while rebasing output indexes", pos);
+    if (bytes[pos] === FrameType.output_row) {
+      const at = pos + FRAME_HEADER_SIZE + 8;
+      view.setBigUint64(at, view.getBigUint64(at, true) + BigInt(base), true);
+    }
+    pos = end;
+  }
+}

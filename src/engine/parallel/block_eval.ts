@@ -1,0 +1,202 @@
+/**
+ * Evaluates one block of CSV lines exactly as the serial path evaluates the same records, into buffers the
+ * engine appends in block order. Runs inside a worker (or in-process, for tests).
+ *
+ * @example
+ * ```ts ignore
+ * const session = new BlockSession(context);
+ * const result = session.run(job);
+ * ```
+ * @module
+ */
+
+import { CsvParser, CsvRecordTooLongError } from "../../formats/csv_reader.ts";
+import { CsvWriter } from "../../formats/csv_writer.ts";
+import { jsonObjectText } from "../../formats/json_output.ts";
+import { BxtbWriter } from "../../trace/bxtb.ts";
+import { newEvalContext } from "../context.ts";
+import { planTemplate, type TemplatePlan } from "../plan.ts";
+import { PrePassCollector } from "../prepass.ts";
+import { RowEvaluator } from "../row_eval.ts";
+import type { RowWriter, TraceSink } from "../sinks.ts";
+import type { BlockJob, BlockResult, FileContext } from "./protocol.ts";
+import type { EvalContext } from "../../lang/mod.ts";
+
+const encoder = new TextEncoder();
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  let total = 0;
+  for (const c of chunks) total += c.length;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** Rows only (no header, no brackets): CSV lines, or JSON objects joined by `,\n`. */
+class FragmentWriter implements RowWriter {
+  readonly #chunks: Uint8Array[] = [];
+  readonly #csv: CsvWriter | null;
+  readonly #headers: readonly string[];
+  #json = "";
+  #jsonRows = 0;
+
+  constructor(plan: TemplatePlan) {
+    const t = plan.template;
+    this.#headers = plan.outputHeaders;
+    this.#csv = t.fileTypeOut === "json" ? null : new CsvWriter(
+      {
+        delimiter: t.csvDelimiterOut,
+        quote: t.csvTextQuoteOut,
+        encoding: t.csvOutputEncoding,
+        decimalSeparator: t.csvDecimalSeparatorOut,
+      },
+      (c) => this.#chunks.push(c),
+      { bufferSize: 1024 * 1024 },
+    );
+  }
+  writeHeader(): void {}
+  writeFragment(): void {
+    throw new Error("fragments are not nested");
+  }
+  writeRow(values: readonly string[]): void {
+    if (this.#csv !== null) {
+      this.#csv.writeRow(values);
+      return;
+    }
+    this.#json += (this.#jsonRows++ > 0 ? ",\n" : "") + jsonObjectText(this.#headers, values);
+  }
+  finish(): void {}
+  drain(): Uint8Array | null {
+    if (this.#csv !== null) this.#csv.flush();
+    else if (this.#json !== "") this.#chunks.push(encoder.encode(this.#json));
+    return this.#chunks.length === 0 ? null : concat(this.#chunks);
+  }
+}
+
+/** A trace sink collecting frames into memory. */
+class BufferTrace implements TraceSink {
+  readonly enabled = true;
+  readonly #chunks: Uint8Array[] = [];
+  readonly #writer = new BxtbWriter((c) => this.#chunks.push(c), {
+    writeMagic: false,
+    chunkSize: 256 * 1024,
+  });
+  fileStart(): void {}
+  fileEnd(): void {}
+  done(): void {}
+  appendFrames(): void {}
+  outputRow(loc: number, idx: number, rule: number, action: string): void {
+    this.#writer.outputRow(loc, idx, rule, action);
+  }
+  filteredRow(loc: number, reason: string): void {
+    this.#writer.filteredRow(loc, reason);
+  }
+  errorRow(loc: number, v: string, kind: string, detail: string, origin: string): void {
+    this.#writer.errorRow(loc, v, kind, detail, origin);
+  }
+  prepassEntry(name: string, key: string, field: string, value: string): void {
+    this.#writer.prepassEntry(name, key, field, value);
+  }
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+  bytes(): Uint8Array {
+    this.#writer.flush();
+    return this.#chunks.length === 0 ? new Uint8Array(0) : concat(this.#chunks);
+  }
+}
+
+const NO_TRACE: TraceSink = {
+  enabled: false,
+  fileStart() {},
+  fileEnd() {},
+  outputRow() {},
+  filteredRow() {},
+  errorRow() {},
+  prepassEntry() {},
+  done() {},
+  appendFrames() {},
+  flush: () => Promise.resolve(),
+};
+
+/** One file's evaluation state inside a worker. */
+export class BlockSession {
+  readonly #context: FileContext;
+  readonly #plan: TemplatePlan;
+  readonly #ctx: EvalContext;
+
+  constructor(context: FileContext) {
+    this.#context = context;
+    this.#plan = planTemplate(context.template, context.globalMaps);
+    const columns = new Map<string, number>();
+    context.columnNames.forEach((n, i) => columns.set(n, i));
+    this.#ctx = newEvalContext(this.#plan, columns, context.stem);
+    this.#ctx.lookups = context.lookups;
+  }
+
+  /** Evaluates one block; throws `CsvRecordTooLongError` like the serial reader. */
+  run(job: BlockJob): BlockResult {
+    const c = this.#context;
+    const t = c.template;
+    let debugText = "";
+    const debug = c.debug ? (text: string) => void (debugText += text) : null;
+    const trace = c.trace ? new BufferTrace() : null;
+    const records: { fields: string[]; offset: number }[] = [];
+    const parser = new CsvParser(
+      { delimiter: t.csvDelimiterIn, quote: t.csvTextQuoteIn, encoding: t.csvInputEncoding },
+      (fields, offset) => records.push({ fields, offset }),
+      { sourceName: c.sourceName, baseOffset: job.baseOffset, skipBom: false },
+    );
+    parser.push(job.bytes);
+    parser.finish();
+
+    if (job.kind === "prepass") {
+      const collector = new PrePassCollector(this.#plan, this.#ctx, trace ?? NO_TRACE, debug);
+      let n = job.baseRecord;
+      for (const r of records) collector.evalRecord(r.fields, ++n);
+      const entries: [string, string, string, string][] = [];
+      for (const [block, table] of collector.tables) {
+        for (const [key, fields] of table) {
+          for (const [field, value] of fields) entries.push([block, key, field, value]);
+        }
+      }
+      return {
+        out: new Uint8Array(0),
+        trace: trace?.bytes() ?? new Uint8Array(0),
+        debug: debugText,
+        records: records.length,
+        rowsWritten: 0,
+        exprErrors: 0,
+        unbalancedQuotes: parser.unbalancedQuotes,
+        lookups: entries,
+      };
+    }
+
+    const writer = new FragmentWriter(this.#plan);
+    const rows = new RowEvaluator(this.#plan, this.#ctx, {
+      out: writer,
+      combined: null,
+      trace: trace ?? NO_TRACE,
+      debug,
+    }, { dateMin: c.dateMin, dateMax: c.dateMax, columnNames: c.columnNames });
+    let n = job.baseRecord;
+    for (const r of records) rows.evalRecord(r.fields, r.offset, ++n);
+    return {
+      out: writer.drain() ?? new Uint8Array(0),
+      trace: trace?.bytes() ?? new Uint8Array(0),
+      debug: debugText,
+      records: records.length,
+      rowsWritten: rows.rowsWritten,
+      exprErrors: rows.exprErrors,
+      unbalancedQuotes: parser.unbalancedQuotes,
+      lookups: null,
+    };
+  }
+}
+
+export { CsvRecordTooLongError };

@@ -1,0 +1,121 @@
+/**
+ * The parallel versions of a file's two passes: the body is cut into blocks of whole lines, workers evaluate
+ * blocks concurrently, and results are applied strictly in block order, so outputs, trace frames, lookup
+ * tables and counters are identical to the serial passes.
+ *
+ * @example
+ * ```ts ignore
+ * const tables = await parallelPrePass(setup);
+ * const counts = await parallelMainPass(setup, tables, sinks);
+ * ```
+ * @module
+ */
+
+import type { LookupTables } from "../../lang/mod.ts";
+import { shiftOutputIndexes } from "../../trace/bxtb.ts";
+import type { EngineFs, Reporter } from "../host.ts";
+import { csvBodyBlocks } from "../record_source.ts";
+import type { RowWriter, TraceSink } from "../sinks.ts";
+import { countRecords } from "./lines.ts";
+import type { BlockPool } from "./pool.ts";
+import type { BlockResult, FileContext } from "./protocol.ts";
+
+/** What both passes share. */
+export interface ParallelSetup {
+  readonly pool: BlockPool;
+  readonly blockSize: number;
+  readonly fs: EngineFs;
+  readonly path: string;
+  readonly name: string;
+  readonly context: FileContext;
+  readonly trace: TraceSink;
+  readonly reporter: Reporter;
+}
+
+/** Counters of a main pass. */
+export interface PassCounts {
+  records: number;
+  rowsWritten: number;
+  exprErrors: number;
+  unbalancedQuotes: number;
+}
+
+async function forEachResult(
+  setup: ParallelSetup,
+  kind: "prepass" | "main",
+  apply: (r: BlockResult) => Promise<void>,
+): Promise<void> {
+  const inflight: Promise<BlockResult>[] = [];
+  const limit = setup.pool.size * 2;
+  let baseRecord = 0;
+  try {
+    const headerLine = setup.context.template.csvHeaderLine;
+    for await (const block of csvBodyBlocks(setup.fs, setup.path, headerLine, setup.blockSize, setup.name)) {
+      const records = countRecords(block.bytes, 0, block.bytes.length);
+      inflight.push(
+        setup.pool.submit({ kind, bytes: block.bytes, baseOffset: block.offset, baseRecord, last: false }),
+      );
+      baseRecord += records;
+      while (inflight.length >= limit) await apply(await inflight.shift()!);
+    }
+    while (inflight.length > 0) await apply(await inflight.shift()!);
+  } finally {
+    for (const p of inflight) p.catch(() => {}); // results of an abandoned file are dropped
+  }
+}
+
+/** pre_pass over the file's blocks: the merged tables, later rows winning as in the serial pass. */
+export async function parallelPrePass(
+  setup: ParallelSetup,
+  blockNames: readonly string[],
+): Promise<LookupTables> {
+  const tables: LookupTables = new Map(blockNames.map((n) => [n, new Map()]));
+  setup.pool.setFile({ ...setup.context, lookups: null });
+  await forEachResult(setup, "prepass", async (r) => {
+    for (const [block, key, field, value] of r.lookups ?? []) {
+      const table = tables.get(block)!;
+      let entry = table.get(key);
+      if (entry === undefined) {
+        entry = new Map();
+        table.set(key, entry);
+      }
+      entry.set(field, value);
+    }
+    if (r.trace.length > 0) setup.trace.appendFrames(r.trace);
+    if (r.debug !== "") setup.reporter.debug(r.debug);
+    await setup.trace.flush();
+  });
+  return tables;
+}
+
+/**
+ * The main pass over the file's blocks. Output rows go to `out` (and `combined`); `drain` writes what the
+ * writers buffered, called after each block.
+ */
+export async function parallelMainPass(
+  setup: ParallelSetup,
+  lookups: LookupTables | null,
+  out: RowWriter,
+  combined: RowWriter | null,
+  drain: () => Promise<void>,
+): Promise<PassCounts> {
+  const counts: PassCounts = { records: 0, rowsWritten: 0, exprErrors: 0, unbalancedQuotes: 0 };
+  setup.pool.setFile({ ...setup.context, lookups });
+  await forEachResult(setup, "main", async (r) => {
+    if (r.rowsWritten > 0) {
+      out.writeFragment(r.out, r.rowsWritten);
+      combined?.writeFragment(r.out, r.rowsWritten);
+    }
+    if (r.trace.length > 0) {
+      shiftOutputIndexes(r.trace, counts.rowsWritten);
+      setup.trace.appendFrames(r.trace);
+    }
+    if (r.debug !== "") setup.reporter.debug(r.debug);
+    counts.records += r.records;
+    counts.rowsWritten += r.rowsWritten;
+    counts.exprErrors += r.exprErrors;
+    counts.unbalancedQuotes += r.unbalancedQuotes;
+    await drain();
+  });
+  return counts;
+}

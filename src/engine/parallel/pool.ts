@@ -1,0 +1,89 @@
+/**
+ * A small pool of block workers. Blocks go out round-robin; each worker answers in the order it received
+ * work, so callers that await results in submission order see the file's order.
+ *
+ * @example
+ * ```ts ignore
+ * const pool = new BlockPool(2);
+ * pool.setFile(context);
+ * const result = await pool.submit(job);
+ * pool.close();
+ * ```
+ * @module
+ */
+
+import type { BlockJob, BlockResult, FileContext, WorkerRequest, WorkerResponse } from "./protocol.ts";
+
+/** A worker failed on a block; `fatal` marks a data problem the run must report (a line too long). */
+export class BlockError extends Error {
+  readonly fatal: boolean;
+  constructor(message: string, fatal: boolean) {
+    super(message);
+    this.name = "BlockError";
+    this.fatal = fatal;
+  }
+}
+
+interface Pending {
+  resolve: (r: BlockResult) => void;
+  reject: (e: Error) => void;
+}
+
+/** Block workers sharing one file context at a time. */
+export class BlockPool {
+  readonly size: number;
+  readonly #workers: Worker[] = [];
+  readonly #pending = new Map<number, Pending>();
+  #next = 0;
+  #id = 0;
+
+  constructor(size: number) {
+    this.size = size;
+    for (let i = 0; i < size; i++) {
+      const w = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+      w.onmessage = (e: MessageEvent<WorkerResponse>) => this.#answer(e.data);
+      w.onerror = (e: ErrorEvent) => {
+        e.preventDefault();
+        this.#failAll(new BlockError(`block worker failed: ${e.message}`, false));
+      };
+      this.#workers.push(w);
+    }
+  }
+
+  /** Sends the next file's context to every worker (ordered before that file's blocks). */
+  setFile(context: FileContext): void {
+    const msg: WorkerRequest = { type: "file", context };
+    for (const w of this.#workers) w.postMessage(msg);
+  }
+
+  /** Evaluates a block on the next worker; the block's bytes are transferred. */
+  submit(job: BlockJob): Promise<BlockResult> {
+    const id = this.#id++;
+    const worker = this.#workers[this.#next];
+    this.#next = (this.#next + 1) % this.#workers.length;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      const msg: WorkerRequest = { type: "block", id, job };
+      worker.postMessage(msg, [job.bytes.buffer as ArrayBuffer]);
+    });
+  }
+
+  /** Stops every worker. */
+  close(): void {
+    for (const w of this.#workers) w.terminate();
+    this.#failAll(new BlockError("block pool closed", false));
+  }
+
+  #answer(msg: WorkerResponse): void {
+    const p = this.#pending.get(msg.id);
+    if (p === undefined) return;
+    this.#pending.delete(msg.id);
+    if (msg.type === "result") p.resolve(msg.result);
+    else p.reject(new BlockError(msg.message, msg.fatal));
+  }
+
+  #failAll(err: Error): void {
+    for (const p of this.#pending.values()) p.reject(err);
+    this.#pending.clear();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Messages between the engine and its block workers. Everything is structured-clone friendly; block bytes
+ * are transferred, not copied.
+ * @module
+ */
+
+import type { NamedMaps, TemplateConfig } from "../../config/model.ts";
+import type { LookupTables } from "../../lang/mod.ts";
+
+/** Per-file context a worker needs before it evaluates blocks of that file. */
+export interface FileContext {
+  template: TemplateConfig;
+  globalMaps: NamedMaps;
+  columnNames: string[];
+  stem: string;
+  dateMin: string;
+  dateMax: string;
+  debug: boolean;
+  trace: boolean;
+  sourceName: string;
+  /** pre_pass tables for the main pass; null before/without pre_pass. */
+  lookups: LookupTables | null;
+}
+
+/** A block of whole CSV lines cut from the file. */
+export interface BlockJob {
+  kind: "prepass" | "main";
+  bytes: Uint8Array;
+  /** Offset of `bytes[0]` in the file. */
+  baseOffset: number;
+  /** Records of the file before this block (for RECORD_NUM()). */
+  baseRecord: number;
+  /** True for the last block of the file (its last line may lack a `\n`). */
+  last: boolean;
+}
+
+/** What a worker returns for a block. */
+export interface BlockResult {
+  /** Output row bytes (no header), ready to append; for JSON output, rows joined by `,\n`. */
+  out: Uint8Array;
+  /** BXTB frames (no magic); output_row indexes count from 0 within the block. */
+  trace: Uint8Array;
+  /** `--debug` text. */
+  debug: string;
+  records: number;
+  rowsWritten: number;
+  exprErrors: number;
+  unbalancedQuotes: number;
+  /** pre_pass blocks only: the partial tables, in row order (later entries win). */
+  lookups: [block: string, key: string, field: string, value: string][] | null;
+}
+
+/** Engine -> worker. */
+export type WorkerRequest =
+  | { type: "file"; context: FileContext }
+  | { type: "block"; id: number; job: BlockJob };
+
+/** Worker -> engine. */
+export type WorkerResponse =
+  | { type: "result"; id: number; result: BlockResult }
+  | { type: "error"; id: number; message: string; fatal: boolean };
