@@ -33,6 +33,7 @@ for (const target of targets) {
     const args = [
       "compile",
       ...entryPointFlags(denoJson, entry),
+      ...ENTRY_INCLUDES[entry].flatMap((m) => ["--include", m]),
       "--target",
       target,
       "--output",

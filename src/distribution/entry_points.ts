@@ -21,6 +21,15 @@ export const ENTRY_MODULES: Readonly<Record<EntryPoint, string>> = {
   "bxp-mcp": "main.ts",
 };
 
+/**
+ * Modules an entry point loads at run time that `deno compile` cannot see statically (worker scripts), to be
+ * embedded with `--include`.
+ */
+export const ENTRY_INCLUDES: Readonly<Record<EntryPoint, readonly string[]>> = {
+  "bxp-cli": ["src/engine/parallel/worker.ts"],
+  "bxp-mcp": [],
+};
+
 /** The six `deno compile` targets, each built into `dist/<target>/`. */
 export const COMPILE_TARGETS: readonly string[] = [
   "x86_64-unknown-linux-gnu",
