@@ -10,6 +10,7 @@
 import { parseArgs } from "node:util";
 import {
   COMPILE_TARGETS,
+  ENTRY_INCLUDES,
   ENTRY_MODULES,
   type EntryPoint,
   entryPointFlags,
