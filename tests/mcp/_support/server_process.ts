@@ -172,7 +172,16 @@ export class ServerProcess {
     }
     await this.#child.status;
     await Promise.allSettled([this.#stdoutDone, this.#stderrDone]);
-    await Deno.remove(this.tmpDir, { recursive: true }).catch(() => {});
+    // A just-killed conversion may still be releasing its files; retry briefly.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await Deno.remove(this.tmpDir, { recursive: true });
+        return;
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) return;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
   }
 }
 
