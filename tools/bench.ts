@@ -43,6 +43,11 @@ import {
 const ROOT = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
 const BENCH_DIR = `${ROOT}/.bench`;
 const RUN_TIMEOUT_MS = 600_000;
+/**
+ * A peer run predicted to take longer than this is skipped (and the report says so): Miller needs minutes at
+ * 1024 columns, which alone would break the ten-minute budget of the whole table.
+ */
+const PEER_RUN_BUDGET_MS = 120_000;
 const SPECIAL_SECTIONS = ["expr", "mcp"];
 
 function progress(message: string): void {
@@ -117,10 +122,14 @@ async function checkPeerOutput(reference: string, output: string, p: BenchPoint,
   };
 }
 
+/** Each peer's slowest milliseconds per input byte so far in this run, to predict its next run. */
+type PeerPace = Map<string, number>;
+
 async function runPoint(
   denoJson: string,
   p: BenchPoint,
   peers: Peer[],
+  pace: PeerPace,
   repeatOverride: number | null,
 ): Promise<PointResult> {
   progress(`${p.id}: preparing input (${p.rows} rows × ${p.cols} columns)`);
@@ -167,7 +176,16 @@ async function runPoint(
       }
       for (const [i, peer] of withPeers.entries()) {
         const runs = peerRuns[i];
-        if (runs.error !== undefined) continue;
+        if (runs.error !== undefined || runs.skipped !== undefined) continue;
+        const predictedMs = (pace.get(peer.name) ?? 0) * input.bytes;
+        if (predictedMs > PEER_RUN_BUDGET_MS) {
+          runs.skipped =
+            `skipped: about ${(predictedMs / 1000).toFixed(0)} s predicted from its slowest pace ` +
+            `earlier in this run (budget ${PEER_RUN_BUDGET_MS / 1000} s per run)`;
+          runs.check = runs.skipped;
+          progress(`${p.id}: ${peer.name} ${runs.skipped}`);
+          continue;
+        }
         const output = `${input.dir}/peer.out.csv`;
         await removeQuietly(output);
         const m = await runMeasured({
@@ -178,6 +196,7 @@ async function runPoint(
         if (runs.error === undefined) {
           runs.wallMs.push(m.wallMs);
           runs.peakRssKb = maxRss(runs.peakRssKb, m.peakRssKb);
+          pace.set(peer.name, Math.max(pace.get(peer.name) ?? 0, m.wallMs / input.bytes));
           if (rep === 0 && result.bxp.wallMs.length > 0) {
             Object.assign(runs, await checkPeerOutput(reference, output, p, input));
           }
@@ -277,7 +296,8 @@ async function main(): Promise<void> {
   for (const m of missing) progress(`peer ${m.name} missing: ${m.reason}`);
 
   const results: PointResult[] = [];
-  for (const p of points) results.push(await runPoint(denoJson, p, peers, repeat));
+  const pace: PeerPace = new Map();
+  for (const p of points) results.push(await runPoint(denoJson, p, peers, pace, repeat));
 
   let exprRates = null;
   if (selected("expr")) {

@@ -25,6 +25,8 @@ export interface PeerRuns extends ToolRuns {
   check: string;
   /** Whether the output check passed. */
   verified: boolean;
+  /** Why the peer was not run at this point (e.g. it would not fit the time budget). */
+  skipped?: string;
 }
 
 /** Everything measured at one point. */
@@ -89,6 +91,7 @@ function rate(n: number): string {
 function peerCell(result: PointResult, name: string): [string, string] {
   const peer = result.peers.find((p) => p.name === name);
   if (peer === undefined) return ["–", "–"];
+  if (peer.skipped !== undefined) return ["skipped", "–"];
   const peerMs = medianOf(peer);
   const bxpMs = medianOf(result.bxp);
   if (peerMs === null) return [`failed`, "–"];

@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { loadConfig } from "../../src/config/model.ts";
+import {
+  BENCH_TEMPLATE,
+  benchConfig,
+  benchConfigText,
+  benchOutputColumns,
+  COMPUTED_EXPRESSIONS,
+} from "../../tools/bench/config.ts";
+import { workloadChunks, workloadColumns } from "../../tools/bench/workload.ts";
+import { runBxpCli } from "../_support/processes.ts";
+
+interface BenchTemplate {
+  data_dir: string;
+  file_pattern_in: string;
+  file_pattern_out: string;
+  input_schema: Record<string, string>;
+  row_rules: unknown[];
+  output_schema: Record<string, string>;
+}
+
+function template(columns: string[], mode: "3expr" | "passthrough"): BenchTemplate {
+  const config = benchConfig(columns, mode) as { conversion_templates: Record<string, BenchTemplate> };
+  assert.deepEqual(Object.keys(config.conversion_templates), [BENCH_TEMPLATE]);
+  return config.conversion_templates[BENCH_TEMPLATE];
+}
+
+Deno.test("bench config: bxp's three expressions, one $col_X per column, pass-through rule", () => {
+  const columns = workloadColumns(6);
+  const t = template(columns, "3expr");
+  assert.deepEqual(t.input_schema, {
+    $date_iso: "DATE_CONVERT([date], 'DD.MM.YYYY', 'YYYY-MM-DD')",
+    $category: "IF([amount] > 100, 'high', 'low')",
+    $full_label: "[id] & '-' & [name] & '-' & [date]",
+    $col_id: "[id]",
+    $col_name: "[name]",
+    $col_date: "[date]",
+    $col_amount: "[amount]",
+    $col_col4: "[col4]",
+    $col_col5: "[col5]",
+  });
+  assert.deepEqual(Object.keys(t.output_schema), ["date_iso", "category", "full_label", ...columns]);
+  assert.equal(t.output_schema.full_label, "$full_label");
+  assert.equal(t.output_schema.col5, "$col_col5");
+  assert.deepEqual(t.row_rules, [{ when: "1 = 1", rows: [{}] }]);
+  assert.equal(t.data_dir, ".");
+  assert.deepEqual(benchOutputColumns(columns, "3expr"), Object.keys(t.output_schema));
+});
+
+Deno.test("bench config: pass-through variant has no computed values", () => {
+  const columns = workloadColumns(5);
+  const t = template(columns, "passthrough");
+  assert.deepEqual(Object.keys(t.input_schema), columns.map((c) => `$col_${c}`));
+  assert.deepEqual(Object.keys(t.output_schema), columns);
+  assert.deepEqual(benchOutputColumns(columns, "passthrough"), columns);
+  assert.equal(COMPUTED_EXPRESSIONS.length, 3);
+});
+
+Deno.test("bench config: validates with loadConfig for narrow and very wide workloads", () => {
+  for (const cols of [4, 16, 1024]) {
+    for (const mode of ["3expr", "passthrough"] as const) {
+      const { config, diagnostics } = loadConfig(benchConfigText(workloadColumns(cols), mode), "bench.json");
+      assert.deepEqual(diagnostics.filter((d) => d.severity === "error"), [], `${cols} columns, ${mode}`);
+      assert.ok(config !== null, `${cols} columns, ${mode} loads`);
+      assert.equal(config.templates.length, 1);
+    }
+  }
+});
+
+/** What the bench template must produce for one input row, computed here independently of bxp. */
+function expectedRow(fields: string[]): string {
+  const [id, name, date, amount] = fields;
+  const [dd, mm, yyyy] = date.split(".");
+  // bxp prints numeric-looking results in canonical form: trailing fractional zeros and a bare dot go.
+  const canonicalAmount = amount.replace(/0+$/, "").replace(/\.$/, "");
+  return [
+    `${yyyy}-${mm}-${dd}`,
+    Number(amount) > 100 ? "high" : "low",
+    `${id}-${name}-${date}`,
+    id,
+    name,
+    date,
+    canonicalAmount,
+    ...fields.slice(4),
+  ].join(",");
+}
+
+Deno.test("bench config: bxp-cli turns a generated workload into the expected output", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-bench-config-" });
+  try {
+    const columns = workloadColumns(7);
+    const decoder = new TextDecoder();
+    let input = "";
+    for (const chunk of workloadChunks({ rows: 120, cols: 7 })) input += decoder.decode(chunk);
+    await Deno.writeTextFile(`${dir}/input.in.csv`, input);
+    await Deno.writeTextFile(`${dir}/bxp-cli.json`, benchConfigText(columns, "3expr"));
+    const run = await runBxpCli(["--config", `${dir}/bxp-cli.json`, "--quiet"]);
+    assert.equal(run.code, 0, run.stderr);
+    const output = await Deno.readTextFile(`${dir}/input.out.csv`);
+    const rows = input.trim().split("\n").slice(1).map((l) => l.split(","));
+    const expected = [benchOutputColumns(columns, "3expr").join(","), ...rows.map(expectedRow)].join("\n") +
+      "\n";
+    assert.equal(output, expected);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
