@@ -7,7 +7,7 @@
  */
 
 import { dirname, resolve } from "node:path";
-import { formatDiagnostic, loadConfigChecked } from "../config/model.ts";
+import { bxpCliLine, type Diagnostic, loadConfigChecked } from "../config/model.ts";
 import type { DirProbe } from "../config/check_cross.ts";
 import { reportOverall, runConversion, type TemplateSummary, templateSummary } from "../engine/run.ts";
 import { exitCodeOf, newStats, type SectionStats } from "../engine/stats.ts";
@@ -78,6 +78,24 @@ function parallelOptions(): { options: ParallelOptions | null; close(): void } {
   };
 }
 
+/**
+ * A config finding as bxp-cli prints it, plus the place when bxp's line does not carry one: JSON syntax errors
+ * get the source line and a caret under the column; other findings name their key path.
+ */
+export function configFindingText(label: string, d: Diagnostic, text: string): string {
+  let line = bxpCliLine(label, d);
+  if (line.startsWith("# ")) {
+    line = "---\n" + line;
+    if (d.line !== undefined && d.col !== undefined) {
+      const source = text.split("\n")[d.line - 1]?.replace(/\r$/, "") ?? "";
+      line += `\n${source}\n${" ".repeat(Math.max(0, d.col - 1))}^`;
+    }
+  } else if (d.path !== "" && !line.includes(d.path)) {
+    line += ` (at ${d.path})`;
+  }
+  return line + "\n";
+}
+
 /** Loads the config and runs it; returns the overall stats and per-template summaries. */
 async function run(
   o: CliOptions,
@@ -135,7 +153,7 @@ async function run(
   });
   let countedWarning = false;
   for (const d of loaded.diagnostics) {
-    const line = formatDiagnostic(o.config, d) + "\n";
+    const line = configFindingText(o.config, d, text);
     if (d.severity === "error") out.fatal(line);
     else if (d.severity === "warning") {
       out.warning(line);
