@@ -1,0 +1,408 @@
+/**
+ * Containment for one fixed project root: every path bxp-mcp takes from a client is relative to the root,
+ * checked as text first (no NUL, not absolute, no escape, not over-long) and then against the file system
+ * (no symbolic link anywhere below the root, the real path still inside it, a regular file with a single
+ * link at the end). Reads are size-capped through the same guard.
+ *
+ * Deno's own path permissions are lexical and follow symlinks, so they cannot be the boundary; this module
+ * is. Its messages follow wizz's path guard (clients and models read them), always naming the path.
+ *
+ * @example
+ * ```ts
+ * const root = await ProjectRoot.open("/home/me/project");
+ * const { text } = await root.readText("configs/bank.json5", { maxBytes: 1024 * 1024, what: "Config" });
+ * await root.readText("../secret.json", { maxBytes: 1024, what: "Config" }); // throws PathGuardError
+ * ```
+ * @module
+ */
+
+import { join, relative, resolve, sep } from "node:path";
+
+/** Longest accepted relative path, in UTF-8 bytes. */
+export const MAX_PATH_BYTES = 1024;
+
+/** Longest accepted single path component, in UTF-8 bytes (the common file-system name limit). */
+export const MAX_COMPONENT_BYTES = 255;
+
+/** Most components a relative path may have. */
+export const MAX_PATH_COMPONENTS = 32;
+
+/** Why a path was refused; stable codes a tool may put in its structured answer. */
+export type PathRefusal =
+  | "invalid-path"
+  | "outside-root"
+  | "symlink"
+  | "not-found"
+  | "not-regular"
+  | "hardlink"
+  | "too-large"
+  | "changed"
+  | "unreadable";
+
+/** A path refused by the guard. `message` names the problem and the path; never a stack trace. */
+export class PathGuardError extends Error {
+  /** The kind of refusal. */
+  readonly reason: PathRefusal;
+  /** The path as the client gave it (clipped for display). */
+  readonly path: string;
+  /** Create a refusal. */
+  constructor(reason: PathRefusal, message: string, path: string) {
+    super(message);
+    this.name = "PathGuardError";
+    this.reason = reason;
+    this.path = path;
+  }
+}
+
+/**
+ * A path for a message: control characters escaped (a NUL must be visible, not cut the text) and clipped
+ * to 200 characters so a hostile megabyte-long path is not echoed back whole.
+ *
+ * @example
+ * ```ts
+ * displayPath("a\u0000b"); // "a\\u0000b"
+ * ```
+ */
+export function displayPath(path: string): string {
+  const escaped = path.replace(
+    // deno-lint-ignore no-control-regex
+    /[\u0000-\u001f\u007f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return escaped.length <= 200 ? escaped : `${escaped.slice(0, 200)}…`;
+}
+
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+/**
+ * The textual half of the guard: split a client path into normalized components, or throw
+ * {@link PathGuardError}. `/` is the separator everywhere; `\`, drive prefixes and absolute paths are
+ * refused rather than interpreted, so a path means the same on every platform. `.` parts are dropped and
+ * a `..` that stays inside the root is folded away as Deno itself folds it before any system call; one
+ * that climbs above the root is refused.
+ *
+ * @example
+ * ```ts
+ * relativeParts("configs/./a.json"); // ["configs", "a.json"]
+ * relativeParts("../a.json"); // throws: Path must stay inside the project root: ../a.json
+ * ```
+ */
+export function relativeParts(path: string, os: string = "linux"): string[] {
+  if (typeof path !== "string" || path.length === 0) {
+    throw new PathGuardError(
+      "invalid-path",
+      "A non-empty path relative to the project root is required.",
+      "",
+    );
+  }
+  const shown = displayPath(path);
+  const bytes = new TextEncoder().encode(path).length;
+  if (bytes > MAX_PATH_BYTES) {
+    throw new PathGuardError(
+      "invalid-path",
+      `Path is too long (${bytes} bytes; the limit is ${MAX_PATH_BYTES}): ${shown}`,
+      shown,
+    );
+  }
+  if (path.includes("\0")) {
+    throw new PathGuardError("invalid-path", `Path contains a NUL byte: ${shown}`, shown);
+  }
+  // deno-lint-ignore no-control-regex
+  if (/[\u0001-\u001f\u007f]/.test(path)) {
+    throw new PathGuardError("invalid-path", `Path contains a control character: ${shown}`, shown);
+  }
+  if (path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:/.test(path) || path.startsWith("~")) {
+    throw new PathGuardError("invalid-path", `Path must be relative to the project root: ${shown}`, shown);
+  }
+  if (path.includes("\\")) {
+    throw new PathGuardError("invalid-path", `Path must use '/' as its separator: ${shown}`, shown);
+  }
+  const parts: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length === 0) {
+        throw new PathGuardError("outside-root", `Path must stay inside the project root: ${shown}`, shown);
+      }
+      parts.pop();
+      continue;
+    }
+    if (new TextEncoder().encode(part).length > MAX_COMPONENT_BYTES) {
+      throw new PathGuardError(
+        "invalid-path",
+        `Path has a name longer than ${MAX_COMPONENT_BYTES} bytes: ${shown}`,
+        shown,
+      );
+    }
+    if (os === "windows" && (/[<>:"|?*]/.test(part) || WINDOWS_RESERVED.test(part) || /[. ]$/.test(part))) {
+      throw new PathGuardError(
+        "invalid-path",
+        `Path has a name Windows cannot store safely: ${shown}`,
+        shown,
+      );
+    }
+    parts.push(part);
+  }
+  if (parts.length === 0) {
+    throw new PathGuardError(
+      "invalid-path",
+      `Path must name a file inside the project root: ${shown}`,
+      shown,
+    );
+  }
+  if (parts.length > MAX_PATH_COMPONENTS) {
+    throw new PathGuardError(
+      "invalid-path",
+      `Path has more than ${MAX_PATH_COMPONENTS} components: ${shown}`,
+      shown,
+    );
+  }
+  return parts;
+}
+
+/**
+ * Whether `candidate` is `root` or lies below it, judged by whole path components (never a string
+ * prefix: `/srv/root-evil` is not inside `/srv/root`). Both must be absolute.
+ *
+ * @example
+ * ```ts
+ * isInside("/srv/root", "/srv/root/a/b"); // true
+ * isInside("/srv/root", "/srv/root-evil/a"); // false
+ * ```
+ */
+export function isInside(root: string, candidate: string): boolean {
+  const rel = relative(root, candidate);
+  if (rel === "") return true;
+  if (rel === ".." || rel.startsWith(`..${sep}`)) return false;
+  return !/^([A-Za-z]:|[\\/])/.test(rel);
+}
+
+/** A file-system object's identity; `null` members where the platform does not report them. */
+export interface Identity {
+  dev: number | null;
+  ino: number | null;
+}
+
+/** Same object, where both sides report identity; unknown identity never counts as a mismatch. */
+export function sameIdentity(a: Identity, b: Identity): boolean {
+  if (a.ino === null || b.ino === null || a.dev === null || b.dev === null) return true;
+  return a.ino === b.ino && a.dev === b.dev;
+}
+
+/** The outcome of walking a checked path below the root. */
+export interface WalkedPath {
+  /** The normalized relative path, `/`-separated (for messages and answers). */
+  relative: string;
+  /** The absolute path below the root's real path. */
+  absolute: string;
+  /** Identity of the root and of every existing folder on the way, outermost first. */
+  folders: { path: string; id: Identity }[];
+  /** Components (by index) from which on nothing exists yet; `parts.length` when the target exists. */
+  missingFrom: number;
+  /** The target's lstat, or null when it does not exist. */
+  target: Deno.FileInfo | null;
+  /** The components. */
+  parts: string[];
+}
+
+const identityOf = (info: Deno.FileInfo): Identity => ({ dev: info.dev, ino: info.ino });
+
+async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/** Options of {@link ProjectRoot.readFile}. */
+export interface ReadOptions {
+  /** Refuse files larger than this many bytes. */
+  maxBytes: number;
+  /** What the file is, for messages ("Config", "CSV input"). */
+  what: string;
+}
+
+/**
+ * The fixed project root of one bxp-mcp run. Opened once at startup (its real path taken then) and never
+ * changed afterwards; every access re-checks that the root folder is still the one opened.
+ */
+export class ProjectRoot {
+  /** The root's real path (symlinks resolved once, at startup). */
+  readonly path: string;
+  readonly #id: Identity;
+  readonly #os: string;
+
+  private constructor(path: string, id: Identity, os: string) {
+    this.path = path;
+    this.#id = id;
+    this.#os = os;
+  }
+
+  /**
+   * Open `dir` (relative to the working directory, or absolute) as the root: it must exist and be a
+   * folder. Throws {@link PathGuardError} naming it otherwise.
+   */
+  static async open(dir: string, os: string = Deno.build.os): Promise<ProjectRoot> {
+    const shown = displayPath(dir);
+    if (dir === "" || dir.includes("\0")) {
+      throw new PathGuardError("invalid-path", `Project root is not a usable path: ${shown}`, shown);
+    }
+    let real: string;
+    let info: Deno.FileInfo;
+    try {
+      real = await Deno.realPath(resolve(dir));
+      info = await Deno.stat(real);
+    } catch {
+      throw new PathGuardError(
+        "unreadable",
+        `Project root does not exist or is not readable: ${shown}`,
+        shown,
+      );
+    }
+    if (!info.isDirectory) {
+      throw new PathGuardError("not-regular", `Project root is not a directory: ${shown}`, shown);
+    }
+    return new ProjectRoot(real, identityOf(info), os);
+  }
+
+  /**
+   * Check `path` against the root: the textual rules, then every existing component with `lstat` (a
+   * symbolic link anywhere is refused, dangling ones included; folders must be folders), then the real
+   * path of the deepest existing component must still be inside the root.
+   */
+  async walk(path: string): Promise<WalkedPath> {
+    const parts = relativeParts(path, this.#os);
+    const rel = parts.join("/");
+    const shown = displayPath(rel);
+    const rootInfo = await lstatOrNull(this.path).catch(() => null);
+    if (rootInfo === null || !rootInfo.isDirectory || !sameIdentity(identityOf(rootInfo), this.#id)) {
+      throw new PathGuardError(
+        "changed",
+        `Project root changed or disappeared since startup: ${this.path}`,
+        shown,
+      );
+    }
+    const folders = [{ path: this.path, id: identityOf(rootInfo) }];
+    let missingFrom = parts.length;
+    let target: Deno.FileInfo | null = null;
+    let current = this.path;
+    for (let i = 0; i < parts.length; i++) {
+      current = join(current, parts[i]);
+      const here = displayPath(parts.slice(0, i + 1).join("/"));
+      let info: Deno.FileInfo | null;
+      try {
+        info = await lstatOrNull(current);
+      } catch {
+        throw new PathGuardError("unreadable", `Path cannot be resolved: ${here}`, shown);
+      }
+      if (info === null) {
+        missingFrom = i;
+        break;
+      }
+      if (info.isSymlink) {
+        throw new PathGuardError(
+          "symlink",
+          i === parts.length - 1
+            ? `Path is a symbolic link: ${shown}`
+            : `Path goes through a symbolic link: ${here}`,
+          shown,
+        );
+      }
+      if (i < parts.length - 1) {
+        if (!info.isDirectory) {
+          throw new PathGuardError("not-regular", `Path component is not a directory: ${here}`, shown);
+        }
+        folders.push({ path: current, id: identityOf(info) });
+      } else {
+        target = info;
+      }
+    }
+    // Belt and braces for links lstat does not flag (e.g. Windows junctions): the real path of the
+    // deepest existing component must still be inside the root.
+    const deepest = missingFrom === parts.length ? current : folders[folders.length - 1].path;
+    let real: string;
+    try {
+      real = await Deno.realPath(deepest);
+    } catch {
+      throw new PathGuardError("unreadable", `Path cannot be resolved: ${shown}`, shown);
+    }
+    if (!isInside(this.path, real)) {
+      throw new PathGuardError(
+        "outside-root",
+        `Path resolves outside the project root through the filesystem: ${shown}`,
+        shown,
+      );
+    }
+    return { relative: rel, absolute: join(this.path, ...parts), folders, missingFrom, target, parts };
+  }
+
+  /**
+   * Read a regular, singly linked file inside the root, at most `maxBytes` long. The opened handle's
+   * identity must match the checked path (a swap between check and open is refused) and the size is
+   * enforced while reading, in case the file grows.
+   */
+  async readFile(path: string, options: ReadOptions): Promise<{ relative: string; bytes: Uint8Array }> {
+    const walked = await this.walk(path);
+    const shown = displayPath(walked.relative);
+    const info = walked.target;
+    if (info === null) {
+      throw new PathGuardError("not-found", `${options.what} file not found: ${shown}`, shown);
+    }
+    if (!info.isFile) throw new PathGuardError("not-regular", `Not a regular file: ${shown}`, shown);
+    if (info.nlink !== null && info.nlink > 1) {
+      throw new PathGuardError("hardlink", `File has other hard links; refusing to read it: ${shown}`, shown);
+    }
+    if (info.size > options.maxBytes) throw tooLarge(options, info.size, shown);
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(walked.absolute, { read: true });
+    } catch {
+      throw new PathGuardError("unreadable", `Cannot open ${shown}`, shown);
+    }
+    try {
+      const opened = await file.stat();
+      if (!opened.isFile || !sameIdentity(identityOf(opened), identityOf(info))) {
+        throw new PathGuardError("changed", `File changed while it was being opened: ${shown}`, shown);
+      }
+      return { relative: walked.relative, bytes: await readBounded(file, options, shown) };
+    } finally {
+      file.close();
+    }
+  }
+
+  /** {@link ProjectRoot.readFile}, decoded as UTF-8 (a leading BOM kept, as the config reader expects). */
+  async readText(path: string, options: ReadOptions): Promise<{ relative: string; text: string }> {
+    const { relative, bytes } = await this.readFile(path, options);
+    return { relative, text: new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes) };
+  }
+}
+
+function tooLarge(options: ReadOptions, size: number, shown: string): PathGuardError {
+  return new PathGuardError(
+    "too-large",
+    `${options.what} file is ${size} bytes, over the ${options.maxBytes}-byte limit: ${shown}`,
+    shown,
+  );
+}
+
+async function readBounded(file: Deno.FsFile, options: ReadOptions, shown: string): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  while (true) {
+    const buffer = new Uint8Array(64 * 1024);
+    const n = await file.read(buffer);
+    if (n === null) break;
+    total += n;
+    if (total > options.maxBytes) throw tooLarge(options, total, shown);
+    chunks.push(buffer.subarray(0, n));
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
