@@ -148,7 +148,33 @@ export function canonicalNumericString(s: string): string {
   const c0 = s.charCodeAt(0);
   if (!(isDigit(c0) || c0 === 45 || c0 === 43 || c0 === 46)) return s;
   if (n >= 2 && c0 === 48 && isDigit(s.charCodeAt(1))) return s;
+  // Text without a '.' or an exponent comes back unchanged whatever it parses to: skip the parse.
+  let dot = -1;
+  let plain = true; // [-+]digits[.digits] with a short integer part: certainly in range
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (isDigit(c)) continue;
+    if (c === 46 && dot < 0) {
+      dot = i;
+      continue;
+    }
+    if (c === 101 || c === 69) {
+      plain = false;
+      dot = Math.max(dot, 0);
+      break;
+    }
+    if (i === 0) continue; // the sign, checked above
+    return s;
+  }
+  if (dot < 0) return s;
   if (n > 15 && /^[0-9]+$/.test(s)) return s;
+  const signLen = c0 === 45 || c0 === 43 ? 1 : 0;
+  if (plain && dot > signLen && dot <= 16 && dot < n - 1) {
+    // digits '.' digits with at most 15 integer digits: a valid in-range decimal, so only the trim remains.
+    let end = n;
+    while (end > dot + 1 && s.charCodeAt(end - 1) === 48) end--;
+    return s.slice(0, end === dot + 1 ? dot : end);
+  }
   const parsed = parseDecimal(s);
   if (typeof parsed !== "bigint") return s;
   if (s.indexOf("e") >= 0 || s.indexOf("E") >= 0) return formatDecimal(parsed);
