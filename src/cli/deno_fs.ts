@@ -21,12 +21,19 @@ function tempNameFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.${nonce}.bxp-tmp`);
 }
 
+/** Bytes of queued writes after which `write` waits for the disk (backpressure). */
+const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+
 class DenoStagedOutput implements StagedOutput {
   readonly #file: Deno.FsFile;
   readonly #temp: string;
   readonly #target: string;
   readonly #exclusive: boolean;
   #open = true;
+  /** Writes run one after another in the background while the engine prepares the next rows. */
+  #tail: Promise<void> = Promise.resolve();
+  #queued = 0;
+  #failure: unknown = null;
 
   constructor(file: Deno.FsFile, temp: string, target: string, exclusive: boolean) {
     this.#file = file;
@@ -36,11 +43,30 @@ class DenoStagedOutput implements StagedOutput {
   }
 
   async write(bytes: Uint8Array): Promise<void> {
-    let at = 0;
-    while (at < bytes.length) at += await this.#file.write(bytes.subarray(at));
+    if (this.#failure !== null) throw this.#failure;
+    this.#queued += bytes.length;
+    this.#tail = this.#tail.then(async () => {
+      if (this.#failure !== null) return;
+      try {
+        let at = 0;
+        while (at < bytes.length) at += await this.#file.write(bytes.subarray(at));
+      } catch (err) {
+        this.#failure = err;
+      } finally {
+        this.#queued -= bytes.length;
+      }
+    });
+    if (this.#queued > MAX_QUEUED_BYTES) await this.#settle();
+  }
+
+  /** Waits for queued writes; rethrows the first write failure. */
+  async #settle(): Promise<void> {
+    await this.#tail;
+    if (this.#failure !== null) throw this.#failure;
   }
 
   async commit(): Promise<void> {
+    await this.#settle();
     this.#close();
     if (this.#exclusive) {
       // A hard link fails when the name exists, so a concurrent writer is never clobbered (--fresh).
@@ -55,6 +81,7 @@ class DenoStagedOutput implements StagedOutput {
   }
 
   async abort(): Promise<void> {
+    await this.#tail;
     this.#close();
     await Deno.remove(this.#temp).catch(() => {});
   }
@@ -94,11 +121,23 @@ export class DenoEngineFs implements EngineFs {
 
   async *readChunks(path: string): AsyncIterable<Uint8Array> {
     using file = await Deno.open(this.#abs(path), { read: true });
-    for (;;) {
+    const readOne = async (): Promise<Uint8Array | null> => {
       const buf = new Uint8Array(READ_CHUNK);
       const n = await file.read(buf);
-      if (n === null) return;
-      yield n === buf.length ? buf : buf.subarray(0, n);
+      return n === null ? null : n === buf.length ? buf : buf.subarray(0, n);
+    };
+    // Read ahead: the next chunk is on its way while the caller works on this one.
+    let next = readOne();
+    try {
+      for (;;) {
+        const chunk = await next;
+        if (chunk === null) return;
+        next = readOne();
+        yield chunk;
+      }
+    } finally {
+      // A consumer that stops early (the header pass) leaves one read in flight; closing the file cancels it.
+      next.catch(() => {});
     }
   }
 

@@ -118,15 +118,27 @@ interface OutputRules {
   delimiter: string;
   quote: string;
   decimalSeparator: string;
+  /** Matches any character that sends a value down the slow path (delimiter, quote, CR, LF). */
+  special: RegExp;
 }
+
+const escapeForClass = (c: string) => c.replace(/[\\\]^-]/g, "\\$&");
 
 function resolveRules(dialect: CsvOutputDialect): OutputRules {
   const decimalSeparator = dialect.decimalSeparator === "" ? "." : dialect.decimalSeparator;
+  const delimiter = requireDelimiter(dialect.delimiter);
+  const quote = quoteChar(dialect.quote);
   return {
-    delimiter: requireDelimiter(dialect.delimiter),
-    quote: quoteChar(dialect.quote),
+    delimiter,
+    quote,
     decimalSeparator,
+    special: new RegExp(`[${escapeForClass(delimiter)}${escapeForClass(quote)}\r\n]`),
   };
+}
+
+/** First characters that may open a spreadsheet formula (`=`, TAB, CR, `+`, `-`, `@`). */
+function mayLookLikeFormula(c0: number): boolean {
+  return c0 === 61 || c0 === 9 || c0 === 13 || c0 === 43 || c0 === 45 || c0 === 64;
 }
 
 function needsQuoting(value: string, delimiter: string, quote: string): boolean {
@@ -141,6 +153,8 @@ function applyRules(value: string, rules: OutputRules): string {
   ) {
     s = s.replace(".", rules.decimalSeparator);
   }
+  // Most values need nothing: no special character and no formula-like first character.
+  if (!mayLookLikeFormula(s.charCodeAt(0)) && !rules.special.test(s)) return s;
   const q = rules.quote;
   if (q !== "") {
     if (s.length >= 2 && s.startsWith(q) && s.endsWith(q)) {
@@ -178,13 +192,15 @@ export function formatCsvHeader(headers: readonly string[], dialect: CsvOutputDi
 }
 
 const utf8Encoder = new TextEncoder();
+/** Characters of formatted rows collected before one encode call. */
+const PENDING_CHARS = 32 * 1024;
 
 /**
  * Buffered CSV writer: rows go into a large byte buffer, full buffers go to the sink. Call
  * {@link CsvWriter.flush} at the end.
  */
 export class CsvWriter {
-  /** Total bytes handed to the sink plus those still buffered. */
+  /** Bytes encoded so far (handed to the sink or in the buffer); rows still pending as text count after `flush`. */
   bytesWritten = 0;
   /** Data rows written (the header not counted). */
   rowsWritten = 0;
@@ -196,6 +212,8 @@ export class CsvWriter {
   readonly #size: number;
   #buffer: Uint8Array;
   #pos = 0;
+  /** Formatted rows not yet encoded. */
+  #pending = "";
 
   constructor(dialect: CsvOutputDialect, sink: ByteSink, options: CsvWriterOptions = {}) {
     this.#rules = resolveRules(dialect);
@@ -214,17 +232,36 @@ export class CsvWriter {
   /** Write one data row. */
   writeRow(values: readonly string[]): void {
     const rules = this.#rules;
-    let line = "";
+    let line = this.#pending;
     for (let i = 0; i < values.length; i++) {
       if (i > 0) line += rules.delimiter;
       line += applyRules(values[i], rules);
     }
-    this.writeText(line + "\n");
+    line += "\n";
     this.rowsWritten++;
+    // Rows are collected as text and encoded in large pieces: one encode call per row costs more than the row.
+    if (line.length >= PENDING_CHARS) {
+      this.#pending = "";
+      this.#encode(line);
+    } else {
+      this.#pending = line;
+    }
   }
 
   /** Append already-formatted text (encoded with the output encoding). */
   writeText(text: string): void {
+    this.#flushPending();
+    this.#encode(text);
+  }
+
+  #flushPending(): void {
+    if (this.#pending === "") return;
+    const text = this.#pending;
+    this.#pending = "";
+    this.#encode(text);
+  }
+
+  #encode(text: string): void {
     if (this.#encoding === "utf-8") {
       // encodeInto reports how much fitted; flush and continue with the rest (the buffer always holds at
       // least one whole character, so this always progresses).
@@ -256,6 +293,7 @@ export class CsvWriter {
 
   /** Hand everything buffered to the sink. */
   flush(): void {
+    this.#flushPending();
     if (this.#pos === 0) return;
     const chunk = this.#buffer.subarray(0, this.#pos);
     this.#pos = 0;
