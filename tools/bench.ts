@@ -122,8 +122,22 @@ async function checkPeerOutput(reference: string, output: string, p: BenchPoint,
   };
 }
 
-/** Each peer's slowest milliseconds per input byte so far in this run, to predict its next run. */
-type PeerPace = Map<string, number>;
+/**
+ * Each peer's run on the largest input so far in this run, to predict its next run by scaling with input
+ * size. Small inputs would mislead: their time is mostly process start.
+ */
+type PeerPace = Map<string, { bytes: number; wallMs: number }>;
+
+function predictMs(pace: PeerPace, peer: string, bytes: number): number {
+  const seen = pace.get(peer);
+  return seen === undefined ? 0 : seen.wallMs * (bytes / seen.bytes);
+}
+
+function notePace(pace: PeerPace, peer: string, bytes: number, wallMs: number): void {
+  const seen = pace.get(peer);
+  if (seen === undefined || bytes > seen.bytes) pace.set(peer, { bytes, wallMs });
+  else if (bytes === seen.bytes) seen.wallMs = Math.max(seen.wallMs, wallMs);
+}
 
 async function runPoint(
   denoJson: string,
@@ -177,11 +191,11 @@ async function runPoint(
       for (const [i, peer] of withPeers.entries()) {
         const runs = peerRuns[i];
         if (runs.error !== undefined || runs.skipped !== undefined) continue;
-        const predictedMs = (pace.get(peer.name) ?? 0) * input.bytes;
+        const predictedMs = predictMs(pace, peer.name, input.bytes);
         if (predictedMs > PEER_RUN_BUDGET_MS) {
           runs.skipped =
-            `skipped: about ${(predictedMs / 1000).toFixed(0)} s predicted from its slowest pace ` +
-            `earlier in this run (budget ${PEER_RUN_BUDGET_MS / 1000} s per run)`;
+            `skipped: about ${(predictedMs / 1000).toFixed(0)} s predicted from its time on the largest ` +
+            `input so far in this run (budget ${PEER_RUN_BUDGET_MS / 1000} s per run)`;
           runs.check = runs.skipped;
           progress(`${p.id}: ${peer.name} ${runs.skipped}`);
           continue;
@@ -196,7 +210,7 @@ async function runPoint(
         if (runs.error === undefined) {
           runs.wallMs.push(m.wallMs);
           runs.peakRssKb = maxRss(runs.peakRssKb, m.peakRssKb);
-          pace.set(peer.name, Math.max(pace.get(peer.name) ?? 0, m.wallMs / input.bytes));
+          notePace(pace, peer.name, input.bytes, m.wallMs);
           if (rep === 0 && result.bxp.wallMs.length > 0) {
             Object.assign(runs, await checkPeerOutput(reference, output, p, input));
           }
@@ -237,6 +251,7 @@ async function runMcpSection(denoJson: string): Promise<McpResult> {
     measuredCalls: 1000,
     answerTimeoutMs: 20_000,
     calls: [
+      { method: "ping" },
       {
         name: "bxp_eval",
         arguments: { expr: "DATE_CONVERT([date], 'DD.MM.YYYY', 'YYYY-MM-DD')", headers, fields },

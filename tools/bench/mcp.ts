@@ -195,7 +195,8 @@ async function coldStart(opts: McpBenchOptions): Promise<number> {
     answer = await session.request("initialize", initializeParams(), opts.answerTimeoutMs);
   } catch (err) {
     const log = await session.close();
-    throw new Error(`${(err as Error).message}${log ? `; server said: ${log.slice(0, 300)}` : ""}`);
+    const said = log.replace(/\s*\n\s*/g, " / ").slice(0, 300);
+    throw new Error(`${(err as Error).message}${said ? `; server said: ${said}` : ""}`);
   }
   const elapsed = performance.now() - started;
   await session.close();
