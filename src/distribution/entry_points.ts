@@ -27,7 +27,7 @@ export const ENTRY_MODULES: Readonly<Record<EntryPoint, string>> = {
  */
 export const ENTRY_INCLUDES: Readonly<Record<EntryPoint, readonly string[]>> = {
   "bxp-cli": ["src/engine/parallel/worker.ts"],
-  "bxp-mcp": [],
+  "bxp-mcp": ["src/mcp/server_worker.ts"],
 };
 
 /** The six `deno compile` targets, each built into `dist/<target>/`. */

@@ -40,15 +40,23 @@ export function helpText(tools: readonly BxpTool[] = BXP_TOOLS): string {
     `${SERVER_NAME} ${VERSION}: MCP server for bxp (JSON-RPC 2.0 over stdio)`,
     "",
     "Usage:",
-    `  ${SERVER_NAME}              serve MCP on stdin/stdout (logs go to stderr)`,
+    `  ${SERVER_NAME} [--root DIR] [--allow-write]`,
+    "                      serve MCP on stdin/stdout (logs go to stderr)",
     `  ${SERVER_NAME} --version    print the version`,
     `  ${SERVER_NAME} --help       print this help`,
     "",
+    "Options:",
+    "  --root DIR       project folder that 'path' and 'csv_path' arguments are relative to",
+    "                   (default: the working directory); fixed at startup",
+    "  --allow-write    enable bxp_write_config: validated config writes inside the root",
+    "",
     "Tools:",
-    ...tools.map((t) => `  ${t.name.padEnd(width)}  ${t.title}`),
+    ...tools.map((t) =>
+      `  ${t.name.padEnd(width)}  ${t.title}${t.requiresWrite ? " (with --allow-write)" : ""}`
+    ),
     "",
     "Register it with an MCP client by absolute path, e.g.",
-    '  {"mcpServers": {"bxp": {"command": "/abs/path/to/bxp-mcp"}}}',
+    '  {"mcpServers": {"bxp": {"command": "/abs/path/to/bxp-mcp", "args": ["--root", "/abs/project"]}}}',
     "",
   ].join("\n");
 }

@@ -7,7 +7,13 @@ import { VERSION } from "../../src/version.ts";
 
 Deno.test("createBxpServer announces bxp-mcp with title, version and instructions, and registers the catalog", async () => {
   const server = createBxpServer({ log: () => {}, simulateHost: denoSimulateHost(() => {}) });
-  assert.deepEqual(server.toolNames, BXP_TOOLS.map((t) => t.name));
+  assert.deepEqual(server.toolNames, BXP_TOOLS.filter((t) => !t.requiresWrite).map((t) => t.name));
+  const writing = createBxpServer({
+    log: () => {},
+    simulateHost: denoSimulateHost(() => {}),
+    allowWrite: true,
+  });
+  assert.deepEqual(writing.toolNames, BXP_TOOLS.map((t) => t.name));
   const out: Record<string, unknown>[] = [];
   await server.handleLine(
     '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}',

@@ -9,7 +9,10 @@ Deno.test("versionText is 'bxp-mcp <version>' and a newline", () => {
 
 Deno.test("helpText lists every catalog tool with its title, and follows the catalog it is given", () => {
   const text = helpText();
-  for (const tool of BXP_TOOLS) assert.match(text, new RegExp(`\\n  ${tool.name} +${tool.title}\\n`));
+  for (const tool of BXP_TOOLS) {
+    const note = tool.requiresWrite ? " \\(with --allow-write\\)" : "";
+    assert.match(text, new RegExp(`\\n  ${tool.name} +${tool.title}${note}\\n`));
+  }
   const extra: BxpTool = { ...BXP_TOOLS[0], name: "bxp_extra_tool", title: "An extra tool" };
   assert.match(helpText([...BXP_TOOLS, extra]), /\n {2}bxp_extra_tool +An extra tool\n/);
 });

@@ -21,7 +21,7 @@ Deno.test("bxp-mcp --version prints the build and exits", async () => {
   assert.equal(stdout, `bxp-mcp ${VERSION}\n`);
 });
 
-Deno.test("bxp-mcp --help and -h list the nine tools in catalog order", async () => {
+Deno.test("bxp-mcp --help and -h list every catalog tool in order, the writing one marked", async () => {
   for (const flag of ["--help", "-h"]) {
     const { code, stdout } = await runMain([flag]);
     assert.equal(code, 0);
@@ -30,13 +30,22 @@ Deno.test("bxp-mcp --help and -h list the nine tools in catalog order", async ()
       l.trim().split(/\s+/)[0]
     );
     assert.deepEqual(listed, BXP_TOOLS.map((t) => t.name));
-    assert.equal(listed.length, 9);
+    assert.equal(listed.length, 10);
+    assert.match(stdout, /bxp_write_config +Write a config file \(with --allow-write\)\n/);
+    assert.match(stdout, /--root DIR/);
   }
 });
 
 Deno.test("an unknown argument is refused on stderr with exit 2 and nothing on stdout", async () => {
-  const { code, stdout, stderr } = await runMain(["--root"]);
+  const { code, stdout, stderr } = await runMain(["--bogus"]);
   assert.equal(code, 2);
   assert.equal(stdout, "");
-  assert.match(stderr, /unknown argument '--root'.*--help/);
+  assert.match(stderr, /unknown argument '--bogus'.*--help/);
+});
+
+Deno.test("a missing --root folder is refused on stderr with exit 2, naming it", async () => {
+  const { code, stdout, stderr } = await runMain(["--root", "/nonexistent/bxp-root"]);
+  assert.equal(code, 2);
+  assert.equal(stdout, "");
+  assert.match(stderr, /Project root does not exist or is not readable: \/nonexistent\/bxp-root/);
 });

@@ -24,6 +24,7 @@ import {
 } from "./bxp_cli.ts";
 import { capturedText, MAX_CAPTURE_BYTES, readFileCapped } from "./capture.ts";
 import { buildReport, foldTrace, type OutputFile, refusal, type TraceSummary } from "./report.ts";
+import { outputNameEscape } from "../security/staged_config.ts";
 import { isPlainFilePattern, stageWorkspace, StagingError, tempBase, workspacePaths } from "./workspace.ts";
 
 /** Default time limit of one bxp-cli run. */
@@ -41,7 +42,8 @@ export const SIMULATE_STEPS = [
 export interface SimulateRequest {
   config: string;
   template: string;
-  csv: string;
+  /** The input: text (inline `csv`, staged as UTF-8) or bytes read from the project (`csv_path`, verbatim). */
+  csv: string | Uint8Array;
   /** Workspace id; the template id when null. */
   workspace: string | null;
 }
@@ -111,6 +113,8 @@ export class Simulator {
         io.filePatternIn,
       );
     }
+    const escape = outputNameEscape(request.config, request.template);
+    if (escape !== null) return refuse(escape.error, escape.detail);
 
     let cli: CliCommand;
     try {
@@ -127,7 +131,7 @@ export class Simulator {
     );
     return await this.#exclusively(paths.workspace, call.signal, async () => {
       step(2);
-      const input = new TextEncoder().encode(request.csv);
+      const input = typeof request.csv === "string" ? new TextEncoder().encode(request.csv) : request.csv;
       try {
         await stageWorkspace(paths, request.config, input);
       } catch (error) {
@@ -176,7 +180,7 @@ export class Simulator {
       return answer(buildReport({
         template: request.template,
         exitCode: run.exitCode,
-        inputCsv: request.csv,
+        inputCsv: typeof request.csv === "string" ? request.csv : new TextDecoder().decode(request.csv),
         outputs,
         summary: capturedText(run.stdout, "bxp-cli stdout"),
         diagnostics: capturedText(run.stderr, "bxp-cli stderr"),

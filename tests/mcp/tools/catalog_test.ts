@@ -17,7 +17,7 @@ const unusedHost: SimulateHost = {
 
 function server(): McpServer {
   const s = new McpServer({ name: "t", version: "0" });
-  registerBxpTools(s, { simulator: new Simulator(unusedHost) });
+  registerBxpTools(s, { simulator: new Simulator(unusedHost), root: null, allowWrite: false });
   return s;
 }
 
@@ -48,7 +48,7 @@ const CONFIG = `{
   },
 }`;
 
-Deno.test("the catalog has bxp's nine tools in bxp's order, structured output everywhere but eval_trace", () => {
+Deno.test("the catalog has bxp's nine tools in bxp's order plus bxp_write_config, structured output everywhere but eval_trace", () => {
   assert.deepEqual(BXP_TOOLS.map((t) => t.name), [
     "bxp_validate",
     "bxp_validate_expr",
@@ -59,7 +59,9 @@ Deno.test("the catalog has bxp's nine tools in bxp's order, structured output ev
     "bxp_list_templates",
     "bxp_fetch_template",
     "bxp_simulate",
+    "bxp_write_config",
   ]);
+  assert.deepEqual(BXP_TOOLS.filter((t) => t.requiresWrite).map((t) => t.name), ["bxp_write_config"]);
   for (const tool of BXP_TOOLS) {
     assert.equal(tool.allowStructured, tool.name !== "bxp_eval_trace", tool.name);
     assert.equal(tool.inputSchema.type, "object");
@@ -67,15 +69,16 @@ Deno.test("the catalog has bxp's nine tools in bxp's order, structured output ev
   }
   const required = Object.fromEntries(BXP_TOOLS.map((t) => [t.name, t.inputSchema.required]));
   assert.deepEqual(required, {
-    bxp_validate: ["config"],
+    bxp_validate: undefined,
     bxp_validate_expr: ["expr"],
     bxp_eval: ["expr"],
     bxp_eval_batch: ["headers", "fields", "exprs"],
     bxp_eval_trace: ["expr"],
     bxp_docs: [],
-    bxp_list_templates: ["config"],
-    bxp_fetch_template: ["config", "id"],
-    bxp_simulate: ["config", "template", "csv"],
+    bxp_list_templates: undefined,
+    bxp_fetch_template: ["id"],
+    bxp_simulate: ["template"],
+    bxp_write_config: ["path", "config"],
   });
   const simulate = BXP_TOOLS.find((t) => t.name === "bxp_simulate")!;
   assert.deepEqual(Object.keys(simulate.inputSchema.properties as object), [
@@ -83,6 +86,8 @@ Deno.test("the catalog has bxp's nine tools in bxp's order, structured output ev
     "template",
     "csv",
     "workspace",
+    "path",
+    "csv_path",
   ]);
   assert.ok(simulate.outputSchema);
 });
@@ -94,7 +99,7 @@ Deno.test("tools/list reports the catalog verbatim", async () => {
     (json) => out.push(JSON.parse(json)),
   );
   const tools = (out[0].result as { tools: Record<string, unknown>[] }).tools;
-  assert.deepEqual(tools.map((t) => t.name), BXP_TOOLS.map((t) => t.name));
+  assert.deepEqual(tools.map((t) => t.name), BXP_TOOLS.filter((t) => !t.requiresWrite).map((t) => t.name));
   assert.deepEqual(tools[8].outputSchema, BXP_TOOLS[8].outputSchema);
   assert.equal(tools[4].outputSchema, undefined);
 });
