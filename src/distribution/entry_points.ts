@@ -60,3 +60,28 @@ export function entryPointFlags(denoJsonText: string, entry: EntryPoint): string
   }
   return flags;
 }
+
+/**
+ * The `deno compile` argument vector (after `deno`) that builds `entry` for `target` into
+ * `dist/<target>/<entry>` (`deno compile` adds `.exe` for Windows targets): the task's flags, the worker
+ * modules to embed, the target and the output.
+ *
+ * @example
+ * ```ts
+ * compileArgs('{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}', "bxp-cli", "x86_64-apple-darwin");
+ * // ["compile", "--no-prompt", "--allow-read", "--include", "src/engine/parallel/worker.ts", "--target",
+ * //  "x86_64-apple-darwin", "--output", "dist/x86_64-apple-darwin/bxp-cli", "src/cli/main.ts"]
+ * ```
+ */
+export function compileArgs(denoJsonText: string, entry: EntryPoint, target: string): string[] {
+  return [
+    "compile",
+    ...entryPointFlags(denoJsonText, entry),
+    ...ENTRY_INCLUDES[entry].flatMap((m) => ["--include", m]),
+    "--target",
+    target,
+    "--output",
+    `dist/${target}/${entry}`,
+    ENTRY_MODULES[entry],
+  ];
+}

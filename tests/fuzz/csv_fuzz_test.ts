@@ -13,14 +13,15 @@ import {
   parseCsvBytes,
 } from "../../src/formats/csv_reader.ts";
 import { SUPPORTED_ENCODINGS } from "../../src/formats/encoding.ts";
+import { CONFORMANCE_DIR } from "../_support/processes.ts";
 import { fuzzParams, mutated, nastyText } from "./_fuzz.ts";
 
-const datasets = new URL("../../../shared/conformance/datasets/", import.meta.url);
+const datasets = CONFORMANCE_DIR === null ? null : new URL("datasets/", CONFORMANCE_DIR);
 const seeds: string[] = [];
-for (const entry of Deno.readDirSync(datasets)) {
-  for (const file of Deno.readDirSync(new URL(`${entry.name}/`, datasets))) {
+for (const entry of datasets === null ? [] : Deno.readDirSync(datasets)) {
+  for (const file of Deno.readDirSync(new URL(`${entry.name}/`, datasets!))) {
     if (file.name.endsWith(".csv")) {
-      seeds.push(Deno.readTextFileSync(new URL(`${entry.name}/${file.name}`, datasets)).slice(0, 2000));
+      seeds.push(Deno.readTextFileSync(new URL(`${entry.name}/${file.name}`, datasets!)).slice(0, 2000));
     }
   }
 }

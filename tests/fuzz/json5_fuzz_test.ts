@@ -9,13 +9,14 @@ import fc from "fast-check";
 import { CONFIG_MAX_BYTES, MAX_NESTING_DEPTH, parseJson5, toPlain } from "../../src/config/json5.ts";
 import { annotateConfig, fetchTemplate, listTemplates } from "../../src/inspect/mod.ts";
 import { templateIo } from "../../src/inspect/templates.ts";
+import { CONFORMANCE_DIR } from "../_support/processes.ts";
 import { fuzzParams, mutated, nastyText, withinTime } from "./_fuzz.ts";
 
-const datasets = new URL("../../../shared/conformance/datasets/", import.meta.url);
+const datasets = CONFORMANCE_DIR === null ? null : new URL("datasets/", CONFORMANCE_DIR);
 const seeds: string[] = [];
-for (const entry of Deno.readDirSync(datasets)) {
+for (const entry of datasets === null ? [] : Deno.readDirSync(datasets)) {
   try {
-    seeds.push(Deno.readTextFileSync(new URL(`${entry.name}/sample.json`, datasets)));
+    seeds.push(Deno.readTextFileSync(new URL(`${entry.name}/sample.json`, datasets!)));
   } catch {
     // a dataset without a config
   }
@@ -40,7 +41,7 @@ function readAll(text: string): void {
 }
 
 Deno.test("fuzz json5: mutated real configs never make a reader or validator throw", () => {
-  assert.ok(seeds.length >= 5, "conformance configs were read");
+  if (datasets !== null) assert.ok(seeds.length >= 5, "conformance configs were read");
   fc.assert(fc.property(mutated(seeds), (text) => readAll(text)), fuzzParams(1500, 6));
 });
 

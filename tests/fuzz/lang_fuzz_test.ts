@@ -13,13 +13,21 @@ import {
   FUNCTIONS,
   validateExpression,
 } from "../../src/lang/mod.ts";
+import { CONFORMANCE_DIR } from "../_support/processes.ts";
 import { fuzzParams, mutated, nastyText, withinTime } from "./_fuzz.ts";
 
-const corpusUrl = new URL("../../../shared/conformance/scripts/test-06-expr-corpus.txt", import.meta.url);
-const corpus: string[] = Deno.readTextFileSync(corpusUrl).split("\n")
-  .filter((line) => line.startsWith("expr\t"))
-  .map((line) => line.split("\t")[2] ?? "")
-  .filter((expr) => expr !== "");
+/** bxp's expression corpus when the conformance data is beside the checkout, plus a few of our own. */
+const corpus: string[] = [
+  "IF([Qty] > 0, ROUND([Price] * [Qty], 2), '')",
+  "DATE_CONVERT([Date], 'YYYY-MM-DD', 'DD.MM.YYYY')",
+  "SPLIT_PART(UPPER(TRIM([Name])), ' ', 1) & '-' & $a",
+  ...(CONFORMANCE_DIR === null ? [] : Deno.readTextFileSync(
+    new URL("scripts/test-06-expr-corpus.txt", CONFORMANCE_DIR),
+  ).split("\n")
+    .filter((line) => line.startsWith("expr\t"))
+    .map((line) => line.split("\t")[2] ?? "")
+    .filter((expr) => expr !== "")),
+];
 
 const ROW: EvalContext = {
   ...emptyContext(),
@@ -89,7 +97,7 @@ Deno.test("fuzz lang: generated expressions only ever raise ExprError", () => {
 });
 
 Deno.test("fuzz lang: mutated corpus expressions only ever raise ExprError", () => {
-  assert.ok(corpus.length > 50, "the corpus was read");
+  if (CONFORMANCE_DIR !== null) assert.ok(corpus.length > 50, "the corpus was read");
   fc.assert(fc.property(mutated(corpus), (src) => exercise(src)), fuzzParams(4000));
 });
 
