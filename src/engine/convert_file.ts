@@ -71,6 +71,14 @@ export function outputName(filename: string, patternIn: string, patternOut: stri
     : filename + "x";
 }
 
+/**
+ * True when `name` is a plain file name: writing it lands in the data folder itself. Names derived from
+ * `file_pattern_out` or a template id could otherwise point elsewhere (`/../x`), so they are checked.
+ */
+export function isPlainFileName(name: string): boolean {
+  return name !== "" && name !== "." && name !== ".." && !/[/\\\0]/.test(name);
+}
+
 /** The stem FILENAME() returns and the date range is read from. */
 export function inputStem(filename: string, patternIn: string): string {
   return filename.length > patternIn.length
@@ -220,6 +228,12 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
     }
 
     const outName = outputName(filename, t.filePatternIn, t.filePatternOut);
+    if (!isPlainFileName(outName)) {
+      throw new FileFatal(
+        `fatal error: template '${t.id}': output name '${outName}' for '${filename}' is not a plain file name ` +
+          `(file_pattern_out must not contain path separators)\n`,
+      );
+    }
     const outPath = fs.join(run.dir, outName);
     let writePerFile = true;
     if (run.fresh && run.dryRun && await fs.exists(outPath)) {

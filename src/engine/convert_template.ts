@@ -9,7 +9,13 @@
  * @module
  */
 
-import { convertFile, FileFatal, type ParallelOptions, type TemplateRun } from "./convert_file.ts";
+import {
+  convertFile,
+  FileFatal,
+  isPlainFileName,
+  type ParallelOptions,
+  type TemplateRun,
+} from "./convert_file.ts";
 import type { EngineFs, Reporter, StagedOutput } from "./host.ts";
 import type { TemplatePlan } from "./plan.ts";
 import { createRowWriter } from "./row_writers.ts";
@@ -86,6 +92,12 @@ export async function convertTemplate(
   try {
     if (t.combinedOutput) {
       const name = `1-${t.id}-combined${t.filePatternOut !== "" ? t.filePatternOut : "x"}`;
+      if (!isPlainFileName(name)) {
+        throw new FileFatal(
+          `fatal error: template '${t.id}': combined output name '${name}' is not a plain file name ` +
+            `(template id and file_pattern_out must not contain path separators)\n`,
+        );
+      }
       if (!env.dryRun) {
         const staged = await fs.createOutput(fs.join(dir, name), false);
         combinedOutput = staged === "exists" ? null : staged;

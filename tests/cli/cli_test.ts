@@ -231,3 +231,18 @@ Deno.test("a run that fails midway leaves no partial output and does not touch t
     assert.deepEqual(await Deno.readFile(join(dir, "in", "data.csv")), before);
   }, input);
 });
+
+Deno.test("an output name that would leave the data folder is refused and nothing is written", async () => {
+  const config = CONFIG.replace('file_pattern_out: ".converted"', 'file_pattern_out: "/../../ESCAPED.out"');
+  await withWorkspace(
+    async (dir) => {
+      const res = await runBxpCli([], { cwd: dir });
+      assert.equal(res.code, 1);
+      assert.match(res.stderr, /output name '.*ESCAPED\.out' for 'data\.csv' is not a plain file name/);
+      assert.deepEqual(listing(dir), ["bxp-cli.json", "in"]);
+      assert.deepEqual(listing(join(dir, "in")), ["data.csv"]);
+    },
+    undefined,
+    config,
+  );
+});
