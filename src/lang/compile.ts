@@ -12,8 +12,8 @@
  * @module
  */
 
-import type { CallNode, ChainNode, Node } from "./ast.ts";
-import type { EvalContext } from "./context.ts";
+import { type CallNode, type ChainNode, type Node, walk } from "./ast.ts";
+import { emptyContext, type EvalContext } from "./context.ts";
 import {
   addDecimal,
   divDecimal,
@@ -28,7 +28,8 @@ import {
 import { ExprError } from "./errors.ts";
 import { parseExpression } from "./parser.ts";
 import { arityText, findFunction, FUNCTION_NAMES } from "./registry.ts";
-import type { Evaluator, FunctionSpec } from "./spec.ts";
+import type { ArgSpec, EagerImpl, Evaluator, FunctionSpec } from "./spec.ts";
+import { comparePlain, PlainDecimalReader } from "./plain_decimal.ts";
 import { VARIADIC } from "./spec.ts";
 import { suggestName } from "./suggest.ts";
 import {
@@ -59,13 +60,26 @@ export interface CompiledExpr {
 }
 
 /**
- * Compile `src`.
+ * Compile `src`, with the fast paths: constant folding, allocation-free numeric comparisons, cheaper
+ * call dispatch and per-call-site specialisations (e.g. DATE_CONVERT with literal formats).
  *
  * @throws ExprError for syntax errors, unknown functions (with a `suggest`ion) and wrong argument counts.
  */
 export function compileExpression(src: string): CompiledExpr {
+  return compileWith(src, true);
+}
+
+/**
+ * Compile `src` without any fast path: the reference every fast path is tested against (same results,
+ * same errors, same trace records). Not part of the public API.
+ */
+export function compileExpressionGeneral(src: string): CompiledExpr {
+  return compileWith(src, false);
+}
+
+function compileWith(src: string, fast: boolean): CompiledExpr {
   const ast = parseExpression(src);
-  const root: Evaluator = ast === null ? () => "" : build(ast);
+  const root: Evaluator = ast === null ? () => "" : new Builder(fast, ast).build(ast);
   return {
     source: src,
     evaluate(ctx: EvalContext): string {
@@ -144,50 +158,328 @@ export function resolveCall(node: CallNode): FunctionSpec {
   return spec;
 }
 
-function build(node: Node): Evaluator {
-  switch (node.kind) {
-    case "string": {
-      const v = node.value;
-      return () => v;
+// Calls that read the context beyond their arguments (named maps, pre_pass tables): never folded.
+const READS_CONTEXT = new Set(["REMAP", "REPLACE", "LOOKUP"]);
+/** What folding evaluates constant sub-expressions against: they read nothing from it. */
+const FOLD_CONTEXT = emptyContext();
+
+/** AST -> closures. `fast` enables the fast paths; without it every node takes the general path. */
+class Builder {
+  /** Nodes whose value cannot depend on the record, the context or chance (fast builds only). */
+  readonly #pure = new Set<Node>();
+
+  constructor(readonly fast: boolean, root: Node) {
+    if (fast) this.#markPure(root);
+  }
+
+  build(node: Node): Evaluator {
+    if (this.fast && this.#pure.has(node) && !isLiteral(node)) {
+      const folded = this.#fold(node);
+      if (folded !== null) return folded;
     }
-    case "quote":
-      return (ctx) => ctx.quoteOut ?? "";
-    case "boolean": {
-      const v = node.value;
-      return () => v;
+    switch (node.kind) {
+      case "string": {
+        const v = node.value;
+        return () => v;
+      }
+      case "quote":
+        return (ctx) => ctx.quoteOut ?? "";
+      case "boolean": {
+        const v = node.value;
+        return () => v;
+      }
+      case "number":
+        return buildNumber(node.text, node);
+      case "field":
+        return buildField(node.name);
+      case "var": {
+        const name = node.name;
+        return (ctx) => ctx.vars.get(name) ?? "";
+      }
+      case "negate": {
+        const operand = this.build(node.operand);
+        const count = node.count;
+        const inner = node.operand;
+        return (ctx) => {
+          let v: Value = operand(ctx);
+          for (let i = 0; i < count; i++) {
+            const r = negDecimal(numberOf(v, inner));
+            if (r === OVERFLOW) throw overflow(node);
+            v = r;
+          }
+          return v;
+        };
+      }
+      case "not": {
+        const operand = this.build(node.operand);
+        const flip = node.count % 2 === 1;
+        return (ctx) => flip ? !toBool(operand(ctx)) : toBool(operand(ctx));
+      }
+      case "chain":
+        return this.#buildChain(node);
+      case "call":
+        return this.#buildCall(node);
     }
-    case "number":
-      return buildNumber(node.text, node);
-    case "field":
-      return buildField(node.name);
-    case "var": {
-      const name = node.name;
-      return (ctx) => ctx.vars.get(name) ?? "";
-    }
-    case "negate": {
-      const operand = build(node.operand);
-      const count = node.count;
-      const inner = node.operand;
-      return (ctx) => {
-        let v: Value = operand(ctx);
-        for (let i = 0; i < count; i++) {
-          const r = negDecimal(numberOf(v, inner));
-          if (r === OVERFLOW) throw overflow(node);
-          v = r;
+  }
+
+  /** Post-order marking of pure nodes; a call that fails to resolve is left impure (build reports it). */
+  #markPure(node: Node): boolean {
+    let pure: boolean;
+    switch (node.kind) {
+      case "string":
+      case "number":
+      case "boolean":
+        pure = true;
+        break;
+      case "quote":
+      case "field":
+      case "var":
+        pure = false;
+        break;
+      case "negate":
+      case "not":
+        pure = this.#markPure(node.operand);
+        break;
+      case "chain":
+        pure = this.#markAll(node.operands);
+        break;
+      case "call": {
+        const argsPure = this.#markAll(node.args);
+        let spec: FunctionSpec | undefined;
+        try {
+          spec = resolveCall(node);
+        } catch {
+          spec = undefined;
         }
-        return v;
+        pure = argsPure && spec !== undefined && spec.needs === "none" && !spec.rowVarying &&
+          !READS_CONTEXT.has(spec.name);
+        break;
+      }
+    }
+    if (pure) this.#pure.add(node);
+    return pure;
+  }
+
+  #markAll(nodes: readonly Node[]): boolean {
+    let all = true;
+    for (const n of nodes) all = this.#markPure(n) && all; // every child is visited
+    return all;
+  }
+
+  /**
+   * The value of a pure sub-expression, computed once by the general path. Not folded when that
+   * evaluation fails: the error must surface when (and only if) the expression is evaluated.
+   * Folded calls still trace: with a trace sink the general evaluator runs as before.
+   */
+  #fold(node: Node): Evaluator | null {
+    const general = new Builder(false, node).build(node);
+    let value: Value;
+    try {
+      value = general(FOLD_CONTEXT);
+    } catch {
+      return null;
+    }
+    if (!containsCall(node)) return () => value;
+    return (ctx) => ctx.trace === null ? value : general(ctx);
+  }
+
+  /** The value of `node` when it is known at compile time and evaluating it has no visible effect. */
+  constantOf(node: Node): Value | undefined {
+    if (!this.fast || !this.#pure.has(node) || containsCall(node)) return undefined;
+    try {
+      return new Builder(false, node).build(node)(FOLD_CONTEXT);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #buildChain(node: ChainNode): Evaluator {
+    const evals = node.operands.map((n) => this.build(n));
+    const operands = node.operands;
+    const ops = node.ops;
+    const count = ops.length;
+    switch (node.level) {
+      case "or":
+        return (ctx) => {
+          let acc = toBool(evals[0](ctx));
+          for (let i = 1; i <= count; i++) acc = toBool(evals[i](ctx)) || acc; // both sides always evaluated
+          return acc;
+        };
+      case "and":
+        return (ctx) => {
+          let acc = toBool(evals[0](ctx));
+          for (let i = 1; i <= count; i++) acc = toBool(evals[i](ctx)) && acc;
+          return acc;
+        };
+      case "cat":
+        return (ctx) => {
+          let out = valueToString(evals[0](ctx));
+          for (let i = 1; i <= count; i++) out += valueToString(evals[i](ctx));
+          return out;
+        };
+      case "cmp":
+        if (this.fast && count === 1) return this.#buildComparison(node, evals[0], evals[1]);
+        return (ctx) => {
+          let left = evals[0](ctx);
+          for (let i = 0; i < count; i++) {
+            const right = evals[i + 1](ctx);
+            left = compare(ops[i], left, right, node, i);
+          }
+          return left;
+        };
+      case "add":
+      case "mul":
+        return (ctx) => {
+          let left = evals[0](ctx);
+          for (let i = 0; i < count; i++) {
+            const right = evals[i + 1](ctx);
+            const leftNode = i === 0 ? operands[0] : node;
+            const l = numberOf(left, leftNode);
+            const r = numberOf(right, operands[i + 1]);
+            let result: bigint | null | typeof OVERFLOW;
+            switch (ops[i]) {
+              case "+":
+                result = addDecimal(l, r);
+                break;
+              case "-":
+                result = subDecimal(l, r);
+                break;
+              case "*":
+                result = mulDecimal(l, r);
+                break;
+              default:
+                result = divDecimal(l, r);
+            }
+            if (result === OVERFLOW) throw overflow(node);
+            // Division by zero yields "" rather than an error (blank divisor fields are common).
+            left = result === null ? "" : result;
+          }
+          return left;
+        };
+    }
+  }
+
+  /**
+   * `a op b`: when both sides are plain decimal text (the usual numeric field) or a constant number,
+   * order them as exact doubles without building bigints; anything else takes `compare`.
+   */
+  #buildComparison(node: ChainNode, left: Evaluator, right: Evaluator): Evaluator {
+    const op = node.ops[0];
+    const outcome = OUTCOMES[op];
+    const l = new PlainDecimalReader();
+    const r = new PlainDecimalReader();
+    if (this.#loadConstant(node.operands[1], r)) {
+      const rInt = r.int;
+      const rFrac = r.frac;
+      return (ctx) => {
+        const a = left(ctx);
+        if (typeof a === "string" && l.read(a)) return outcome[comparePlain(l.int, l.frac, rInt, rFrac) + 1];
+        return compare(op, a, right(ctx), node, 0);
       };
     }
-    case "not": {
-      const operand = build(node.operand);
-      const flip = node.count % 2 === 1;
-      return (ctx) => flip ? !toBool(operand(ctx)) : toBool(operand(ctx));
+    if (this.#loadConstant(node.operands[0], l)) {
+      const lInt = l.int;
+      const lFrac = l.frac;
+      return (ctx) => {
+        const a = left(ctx);
+        const b = right(ctx);
+        if (typeof b === "string" && r.read(b)) return outcome[comparePlain(lInt, lFrac, r.int, r.frac) + 1];
+        return compare(op, a, b, node, 0);
+      };
     }
-    case "chain":
-      return buildChain(node);
-    case "call":
-      return buildCall(node);
+    return (ctx) => {
+      const a = left(ctx);
+      const b = right(ctx);
+      if (typeof a === "string" && typeof b === "string" && l.read(a) && r.read(b)) {
+        return outcome[comparePlain(l.int, l.frac, r.int, r.frac) + 1];
+      }
+      return compare(op, a, b, node, 0);
+    };
   }
+
+  /** Load a constant numeric operand into `reader`; false when `node` is not one. */
+  #loadConstant(node: Node, reader: PlainDecimalReader): boolean {
+    const v = this.constantOf(node);
+    if (typeof v === "bigint") return reader.load(v);
+    if (typeof v === "string") return reader.read(v);
+    return false;
+  }
+
+  #buildCall(node: CallNode): Evaluator {
+    const spec = resolveCall(node);
+    const argEvals = node.args.map((n) => this.build(n));
+    const name = node.name;
+    const srcStart = node.off;
+    const srcEnd = node.off + node.len;
+    const trace = (ctx: EvalContext, result: Value) => {
+      ctx.trace!({ fn: name, src_start: srcStart, src_end: srcEnd, value: valueToString(result) });
+    };
+    if (spec.lazy !== undefined) {
+      const lazy = spec.lazy;
+      return (ctx) => {
+        const result = lazy(argEvals, ctx);
+        if (ctx.trace !== null) trace(ctx, result);
+        return result;
+      };
+    }
+    let impl = spec.eager!;
+    const n = argEvals.length;
+    const declared = spec.args;
+    const checked = Math.min(n, declared.length);
+    if (!this.fast) {
+      return (ctx) => {
+        // A fresh array per call keeps re-entrant evaluation (e.g. from a trace callback) safe.
+        const args: Value[] = new Array(n);
+        for (let i = 0; i < n; i++) args[i] = argEvals[i](ctx);
+        let result: Value;
+        try {
+          result = invoke(spec, impl, args, ctx, checked, declared);
+        } catch (e) {
+          throw pin(e, srcStart, node.len);
+        }
+        if (ctx.trace !== null) trace(ctx, result);
+        return result;
+      };
+    }
+    if (spec.specialize !== undefined) {
+      impl = spec.specialize(node.args.map((a) => this.constantOf(a))) ?? impl;
+    }
+    const plan = checkPlan(spec, node.args, checked);
+    return (ctx) => {
+      const args: Value[] = new Array(n);
+      for (let i = 0; i < n; i++) args[i] = argEvals[i](ctx);
+      let result: Value;
+      try {
+        result = plan === null ? impl(args, ctx) : invokePlanned(spec, impl, args, ctx, plan);
+      } catch (e) {
+        throw pin(e, srcStart, node.len);
+      }
+      if (ctx.trace !== null) trace(ctx, result);
+      return result;
+    };
+  }
+}
+
+/** `[lt, eq, gt]` outcome of each comparison operator. */
+const OUTCOMES: Readonly<Record<string, readonly boolean[]>> = {
+  "=": [false, true, false],
+  "!=": [true, false, true],
+  "<": [true, false, false],
+  ">": [false, false, true],
+  "<=": [true, true, false],
+  ">=": [false, true, true],
+};
+
+function isLiteral(node: Node): boolean {
+  return node.kind === "string" || node.kind === "number" || node.kind === "boolean";
+}
+
+function containsCall(node: Node): boolean {
+  let found = false;
+  walk(node, (n) => {
+    if (n.kind === "call") found = true;
+  });
+  return found;
 }
 
 function buildNumber(text: string, node: Node): Evaluator {
@@ -215,71 +507,6 @@ function buildField(name: string): Evaluator {
     const raw = ctx.fields[index] ?? "";
     return ctx.decimalSeparator === "." ? raw : normalizeDecimalSeparator(raw, ctx.decimalSeparator);
   };
-}
-
-function buildChain(node: ChainNode): Evaluator {
-  const evals = node.operands.map(build);
-  const operands = node.operands;
-  const ops = node.ops;
-  const count = ops.length;
-  switch (node.level) {
-    case "or":
-      return (ctx) => {
-        let acc = toBool(evals[0](ctx));
-        for (let i = 1; i <= count; i++) acc = toBool(evals[i](ctx)) || acc; // both sides always evaluated
-        return acc;
-      };
-    case "and":
-      return (ctx) => {
-        let acc = toBool(evals[0](ctx));
-        for (let i = 1; i <= count; i++) acc = toBool(evals[i](ctx)) && acc;
-        return acc;
-      };
-    case "cat":
-      return (ctx) => {
-        let out = valueToString(evals[0](ctx));
-        for (let i = 1; i <= count; i++) out += valueToString(evals[i](ctx));
-        return out;
-      };
-    case "cmp":
-      return (ctx) => {
-        let left = evals[0](ctx);
-        for (let i = 0; i < count; i++) {
-          const right = evals[i + 1](ctx);
-          left = compare(ops[i], left, right, node, i);
-        }
-        return left;
-      };
-    case "add":
-    case "mul":
-      return (ctx) => {
-        let left = evals[0](ctx);
-        for (let i = 0; i < count; i++) {
-          const right = evals[i + 1](ctx);
-          const leftNode = i === 0 ? operands[0] : node;
-          const l = numberOf(left, leftNode);
-          const r = numberOf(right, operands[i + 1]);
-          let result: bigint | null | typeof OVERFLOW;
-          switch (ops[i]) {
-            case "+":
-              result = addDecimal(l, r);
-              break;
-            case "-":
-              result = subDecimal(l, r);
-              break;
-            case "*":
-              result = mulDecimal(l, r);
-              break;
-            default:
-              result = divDecimal(l, r);
-          }
-          if (result === OVERFLOW) throw overflow(node);
-          // Division by zero yields "" rather than an error (blank divisor fields are common).
-          left = result === null ? "" : result;
-        }
-        return left;
-      };
-  }
 }
 
 function compare(op: string, left: Value, right: Value, node: ChainNode, i: number): boolean {
@@ -313,42 +540,6 @@ function compare(op: string, left: Value, right: Value, node: ChainNode, i: numb
 }
 
 const ONE = fromInt(1);
-
-function buildCall(node: CallNode): Evaluator {
-  const spec = resolveCall(node);
-  const argEvals = node.args.map(build);
-  const name = node.name;
-  const srcStart = node.off;
-  const srcEnd = node.off + node.len;
-  const trace = (ctx: EvalContext, result: Value) => {
-    ctx.trace!({ fn: name, src_start: srcStart, src_end: srcEnd, value: valueToString(result) });
-  };
-  if (spec.lazy !== undefined) {
-    const lazy = spec.lazy;
-    return (ctx) => {
-      const result = lazy(argEvals, ctx);
-      if (ctx.trace !== null) trace(ctx, result);
-      return result;
-    };
-  }
-  const impl = spec.eager!;
-  const n = argEvals.length;
-  const declared = spec.args;
-  const checked = Math.min(n, declared.length);
-  return (ctx) => {
-    // A fresh array per call keeps re-entrant evaluation (e.g. from a trace callback) safe.
-    const args: Value[] = new Array(n);
-    for (let i = 0; i < n; i++) args[i] = argEvals[i](ctx);
-    let result: Value;
-    try {
-      result = invoke(spec, impl, args, ctx, checked, declared);
-    } catch (e) {
-      throw pin(e, srcStart, node.len);
-    }
-    if (ctx.trace !== null) trace(ctx, result);
-    return result;
-  };
-}
 
 function notANumber(spec: FunctionSpec, argName: string, v: Value): ExprError {
   return new ExprError("NotANumber", `${spec.name}: ${argName} is not a number: "${valueToString(v)}"`);
@@ -393,6 +584,77 @@ function invoke(
       (a.kind === "string" || a.kind === "date_format" || a.kind === "map_name") && a.lenient !== true &&
       typeof args[i] !== "string"
     ) {
+      const got = typeof args[i] === "bigint" ? "a number" : "a boolean";
+      throw new ExprError("StringExpected", `${spec.name}: ${a.name} must be text, got ${got}`);
+    }
+  }
+  return impl(args, ctx);
+}
+
+/** One argument-domain check of a call site, decided at compile time. */
+interface ArgCheck {
+  readonly index: number;
+  readonly arg: ArgSpec;
+  /** `integer_in_range` bounds as bigints, built once instead of per row. */
+  readonly min: bigint;
+  readonly max: bigint;
+}
+
+/** The checks `invoke` would run, in its order (numbers, then text); null when none can fail. */
+interface CheckPlan {
+  readonly numeric: readonly ArgCheck[];
+  readonly text: readonly ArgCheck[];
+}
+
+/** Node kinds that always evaluate to text, so a text check on them cannot fail. */
+function alwaysText(node: Node): boolean {
+  return node.kind === "string" || node.kind === "field" || node.kind === "var" || node.kind === "quote" ||
+    (node.kind === "chain" && node.level === "cat");
+}
+
+function checkPlan(spec: FunctionSpec, args: readonly Node[], checked: number): CheckPlan | null {
+  const numeric: ArgCheck[] = [];
+  const text: ArgCheck[] = [];
+  for (let i = 0; i < checked; i++) {
+    const arg = spec.args[i];
+    const check = { index: i, arg, min: BigInt(arg.min ?? 0), max: BigInt(arg.max ?? 0) };
+    if (arg.kind === "number" || arg.kind === "positive_integer" || arg.kind === "integer_in_range") {
+      numeric.push(check);
+    } else if (
+      (arg.kind === "string" || arg.kind === "date_format" || arg.kind === "map_name") &&
+      arg.lenient !== true &&
+      !alwaysText(args[i])
+    ) {
+      text.push(check);
+    }
+  }
+  return numeric.length === 0 && text.length === 0 ? null : { numeric, text };
+}
+
+/** `invoke` with the checks decided at compile time (same checks, same order, same errors). */
+function invokePlanned(
+  spec: FunctionSpec,
+  impl: EagerImpl,
+  args: Value[],
+  ctx: EvalContext,
+  plan: CheckPlan,
+): Value {
+  for (const { index: i, arg: a, min, max } of plan.numeric) {
+    const v = tryToNumber(args[i]);
+    if (a.kind === "integer_in_range") {
+      if (v !== null) {
+        let t = truncToInt(v);
+        if (t < min) t = min;
+        if (t > max) t = max;
+        args[i] = fromInt(t);
+      }
+    } else {
+      if (v === null) throw notANumber(spec, a.name, args[i]);
+      if (a.kind === "positive_integer" && v < ONE) return ""; // never a valid position: the call is ""
+    }
+  }
+  for (const { index: i, arg: a } of plan.text) {
+    if (typeof args[i] !== "string") {
       const got = typeof args[i] === "bigint" ? "a number" : "a boolean";
       throw new ExprError("StringExpected", `${spec.name}: ${a.name} must be text, got ${got}`);
     }

@@ -124,6 +124,8 @@ export function parseDecimal(s: string): bigint | ParseFailure {
     }
     const raw = BigInt(mant) * pow10(shiftFast);
     const signed = negative ? -raw : raw;
+    // Below 10^15 * 10^23 = 10^38 < 2^127 the range check cannot fail: skip its bigint compares.
+    if (shiftFast <= 23) return signed;
     return inRange(signed) ? signed : OVERFLOW;
   }
   const digits = dot < 0 ? s.slice(mantStart, mantEnd) : s.slice(mantStart, dot) + s.slice(dot + 1, mantEnd);

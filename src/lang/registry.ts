@@ -691,6 +691,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     rowVarying: false,
     needs: "none",
     eager: dates.dateConvertImpl,
+    specialize: dates.dateConvertSpecialize,
   },
   {
     name: "IS_DATE",

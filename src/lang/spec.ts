@@ -72,4 +72,11 @@ export interface FunctionSpec {
   readonly needs: "none" | "fields" | "source" | "prepass";
   readonly eager?: EagerImpl;
   readonly lazy?: LazyImpl;
+  /**
+   * Optional per-call-site specialisation of `eager`: given the arguments known when the expression is
+   * compiled (`undefined` for those that depend on the record), an implementation to use at that site
+   * instead, or `undefined` for none. It must answer exactly as `eager` does for the same arguments
+   * (argument checks still run before it).
+   */
+  readonly specialize?: (constants: readonly (Value | undefined)[]) => EagerImpl | undefined;
 }

@@ -429,3 +429,39 @@ export function convertDate(value: string, fromFmt: string, toFmt: string): stri
   if (parts === null) return "";
   return formatCompiled(parts, compileFormat(toFmt)) ?? "";
 }
+
+/** Inputs longer than this are converted but not remembered (they are rarely dates, and could be large). */
+const MEMO_MAX_INPUT = 64;
+/** Remembered results per converter before the memo starts afresh (bounded memory per call site). */
+const MEMO_LIMIT = 4096;
+
+/**
+ * `convertDate` with both formats fixed, for one call site: the formats are compiled once, and results
+ * are remembered per input text, because real date columns repeat the same few thousand values.
+ *
+ * @example
+ * ```ts
+ * const toIso = dateConverter("DD.MM.YYYY", "YYYY-MM-DD");
+ * toIso("31.12.2024"); // "2024-12-31", the same as convertDate("31.12.2024", "DD.MM.YYYY", "YYYY-MM-DD")
+ * ```
+ */
+export function dateConverter(fromFmt: string, toFmt: string): (value: string) => string {
+  const from = compileFormat(fromFmt);
+  const to = compileFormat(toFmt);
+  const monthPrepass = usesShortMonthName(fromFmt);
+  const memo = new Map<string, string>();
+  const convert = (value: string): string => {
+    const parts = parseCompiled(monthPrepass ? normalizeMonthAbbreviations(value) : value, from);
+    return parts === null ? "" : formatCompiled(parts, to) ?? "";
+  };
+  return (value) => {
+    if (value.length > MEMO_MAX_INPUT) return convert(value);
+    let out = memo.get(value);
+    if (out === undefined) {
+      out = convert(value);
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(value, out);
+    }
+    return out;
+  };
+}

@@ -8,6 +8,7 @@
  */
 
 import * as datetime from "../datetime/mod.ts";
+import { dateConverter } from "../datetime/format.ts";
 import { parseDecimal } from "../decimal.ts";
 import type { EagerImpl } from "../spec.ts";
 import type { Value } from "../value.ts";
@@ -42,6 +43,18 @@ export const nowImpl: EagerImpl = () => datetime.nowUtc();
 /** DATE_CONVERT(value, from, to). */
 export const dateConvertImpl: EagerImpl = (args) =>
   datetime.dateConvert(args[0] as string, args[1] as string, args[2] as string);
+
+/**
+ * DATE_CONVERT at a call site whose two formats are literal text: formats compiled once and results
+ * remembered per input (see `dateConverter`). Other call sites keep `dateConvertImpl`.
+ */
+export const dateConvertSpecialize = (constants: readonly (Value | undefined)[]): EagerImpl | undefined => {
+  const from = constants[1];
+  const to = constants[2];
+  if (typeof from !== "string" || typeof to !== "string") return undefined;
+  const convert = dateConverter(from, to);
+  return (args) => convert(args[0] as string);
+};
 
 /** IS_DATE(d [, format]): never raises for the value; blank and non-text are false. */
 export const isDateImpl: EagerImpl = (args) => {

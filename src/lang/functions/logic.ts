@@ -7,7 +7,15 @@
 import { DATA_ERRORS, ExprError } from "../errors.ts";
 import { parseDecimal } from "../decimal.ts";
 import type { EagerImpl, LazyImpl } from "../spec.ts";
-import { isNonFiniteToken, parseGroupedNumber, toBool, valuesEqual } from "../value.ts";
+import {
+  isNonFiniteToken,
+  parseGroupedNumber,
+  toBool,
+  tryToNumber,
+  type Value,
+  valuesEqual,
+  valueToString,
+} from "../value.ts";
 import { trimWs } from "./shared.ts";
 
 /** IF(cond, yes, no): only the chosen branch is evaluated. */
@@ -16,10 +24,11 @@ export const ifImpl: LazyImpl = (args, ctx) => toBool(args[0](ctx)) ? args[1](ct
 /** CASE(subject, m1, r1, ..., default?): first matching pair; only the chosen result is evaluated. */
 export const caseImpl: LazyImpl = (args, ctx) => {
   const subject = args[0](ctx);
+  const subjectNumber = tryToNumber(subject); // read once, not once per match value
   const n = args.length;
   let i = 1;
   for (; i + 1 < n; i += 2) {
-    if (valuesEqual(subject, args[i](ctx))) return args[i + 1](ctx);
+    if (equalsParsed(subject, subjectNumber, args[i](ctx))) return args[i + 1](ctx);
   }
   return i < n ? args[i](ctx) : "";
 };
@@ -49,9 +58,20 @@ export const nullifImpl: EagerImpl = (args) => valuesEqual(args[0], args[1]) ? "
 
 /** IN(value, v1, ...): equal (as `=` compares) to any option. */
 export const inImpl: EagerImpl = (args) => {
-  for (let i = 1; i < args.length; i++) if (valuesEqual(args[0], args[i])) return true;
+  const value = args[0];
+  const valueNumber = tryToNumber(value); // read once, not once per option
+  for (let i = 1; i < args.length; i++) if (equalsParsed(value, valueNumber, args[i])) return true;
   return false;
 };
+
+/** `valuesEqual(a, b)` with `a` already read as a number (`tryToNumber(a)`). */
+function equalsParsed(a: Value, aNumber: bigint | null, b: Value): boolean {
+  if (aNumber !== null) {
+    const bNumber = tryToNumber(b);
+    if (bNumber !== null) return aNumber === bNumber;
+  }
+  return valueToString(a) === valueToString(b);
+}
 
 /** ISEMPTY(x): blank text; numbers and booleans never are. */
 export const isEmptyImpl: EagerImpl = (args) => {

@@ -41,6 +41,20 @@ function replaceScan(s: string, froms: readonly string[], tos: readonly string[]
   return copied === 0 ? s : out + s.slice(copied);
 }
 
+/** Every non-overlapping `from` (non-empty), left to right, replaced by `to`; `s` itself when none occurs. */
+function replaceAllText(s: string, from: string, to: string): string {
+  let at = s.indexOf(from);
+  if (at < 0) return s;
+  let out = "";
+  let copied = 0;
+  while (at >= 0) {
+    out += s.slice(copied, at) + to;
+    copied = at + from.length;
+    at = s.indexOf(from, copied);
+  }
+  return out + s.slice(copied);
+}
+
 /** REPLACE(s, 'map') / REPLACE(s, from, to, ...). */
 export const replaceImpl: EagerImpl = (args, ctx) => {
   const s = args[0] as string;
@@ -51,7 +65,7 @@ export const replaceImpl: EagerImpl = (args, ctx) => {
   }
   if (args.length === 3) {
     const from = args[1] as string;
-    return from.length === 0 ? s : s.split(from).join(args[2] as string);
+    return from.length === 0 ? s : replaceAllText(s, from, args[2] as string);
   }
   const froms: string[] = [];
   const tos: string[] = [];

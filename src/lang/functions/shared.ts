@@ -37,9 +37,12 @@ export function intArg(v: Value): bigint {
 
 /** Clamp a bigint into [min, max] and return it as a JS number. */
 export function clampInt(v: bigint, min: number, max: number): number {
-  if (v < BigInt(min)) return min;
-  if (v > BigInt(max)) return max;
-  return Number(v);
+  // Number() rounds only beyond 2^53, far outside any bound, and rounding keeps the order: the
+  // comparisons decide as the bigint ones would, without allocating bigints per call.
+  const n = Number(v);
+  if (n < min) return min;
+  if (n > max) return max;
+  return n;
 }
 
 const encoder = new TextEncoder();

@@ -13,14 +13,18 @@ import { clampInt, intArg, isAscii, trimWs, utf8Bytes, utf8Decode, utf8Slice } f
 /** TRIM(s): strip spaces, tabs, CR, LF; a number or boolean passes through. */
 export const trimImpl: EagerImpl = (args) => typeof args[0] === "string" ? trimWs(args[0]) : args[0];
 
+const MAX_PART = 0x7fffffffn;
+
 /** SPLIT_PART(s, delim, n): n-th part, 1-based; "" past the end or for an empty delimiter. */
 export const splitPartImpl: EagerImpl = (args) => {
   const s = args[0] as string;
   const delim = args[1] as string;
   if (delim.length === 0) return "";
-  let n = intArg(args[2]);
+  // No string holds 2^31 delimiters, so counting in a JS number beyond that changes nothing.
+  const wanted = intArg(args[2]);
+  let n = wanted > MAX_PART ? Number(MAX_PART) : Number(wanted);
   let from = 0;
-  while (n > 1n) {
+  while (n > 1) {
     const at = s.indexOf(delim, from);
     if (at < 0) return "";
     from = at + delim.length;
