@@ -95,7 +95,7 @@ function peerCell(result: PointResult, name: string): [string, string] {
   const peerMs = medianOf(peer);
   const bxpMs = medianOf(result.bxp);
   if (peerMs === null) return [`failed`, "–"];
-  const mark = peer.verified ? "" : " (output differs)";
+  const mark = peer.verified ? "" : " (output not verified)";
   return [seconds(peerMs), bxpMs === null ? "–" : ratio(bxpMs / peerMs) + mark];
 }
 
@@ -297,15 +297,26 @@ export function renderReport(run: BenchRun): string {
   out.push("");
   if (run.points.length > 0) {
     out.push("### bxp-cli against its peers", "", ...pointsTable(run), "");
-    const checks = run.points.flatMap((r) =>
-      r.peers.filter((p) => !p.verified).map((p) => `${r.point.id} ${p.name}: ${p.check}`)
+    const ran = run.points.flatMap((r) =>
+      r.peers.filter((p) => p.skipped === undefined).map((p) => ({ r, p }))
     );
-    out.push(
-      checks.length === 0
-        ? "Every peer output was checked byte for byte against bxp-cli's output: identical."
-        : `Peer outputs that differ from bxp-cli's: ${checks.join("; ")}.`,
-      "",
+    const unverified = ran.filter(({ p }) => !p.verified).map(({ r, p }) =>
+      `\`${r.point.id}\` ${p.name}: ${p.check}`
     );
+    const skipped = run.points.flatMap((r) =>
+      r.peers.filter((p) => p.skipped !== undefined).map((p) => `\`${r.point.id}\` ${p.name} ${p.skipped}`)
+    );
+    if (ran.length > 0) {
+      const identical = ran.length - unverified.length;
+      out.push(
+        unverified.length === 0
+          ? "Every peer output was checked byte for byte against bxp-cli's output: identical."
+          : `Peer outputs checked byte for byte against bxp-cli's: ${identical} of ${ran.length} identical. ` +
+            `Not verified: ${unverified.join("; ")}.`,
+      );
+    }
+    for (const s of skipped) out.push(`- ${s}`);
+    out.push("");
   }
   const trace = traceTable(run);
   if (trace.length > 0) out.push("### Trace on (`--trace-file`) against trace off", "", ...trace, "");
