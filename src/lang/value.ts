@@ -173,6 +173,7 @@ export function canonicalNumericString(s: string): string {
     // digits '.' digits with at most 15 integer digits: a valid in-range decimal, so only the trim remains.
     let end = n;
     while (end > dot + 1 && s.charCodeAt(end - 1) === 48) end--;
+    if (end === n) return s; // nothing to trim: no copy
     return s.slice(0, end === dot + 1 ? dot : end);
   }
   const parsed = parseDecimal(s);

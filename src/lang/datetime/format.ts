@@ -430,14 +430,22 @@ export function convertDate(value: string, fromFmt: string, toFmt: string): stri
   return formatCompiled(parts, compileFormat(toFmt)) ?? "";
 }
 
-/** Inputs longer than this are converted but not remembered (they are rarely dates, and could be large). */
-const MEMO_MAX_INPUT = 64;
-/** Remembered results per converter before the memo starts afresh (bounded memory per call site). */
-const MEMO_LIMIT = 4096;
+/**
+ * Inputs longer than this are converted but not remembered. V8 copies substrings shorter than 13
+ * characters, so a remembered key never pins a large decoded chunk it was sliced from; dates without
+ * a time fit, and values with a time are mostly unique anyway.
+ */
+const MEMO_MAX_INPUT = 12;
+/** Slots of the per-converter memo (a power of two): bounded memory, no clearing needed. */
+const MEMO_SLOTS = 4096;
 
 /**
  * `convertDate` with both formats fixed, for one call site: the formats are compiled once, and results
  * are remembered per input text, because real date columns repeat the same few thousand values.
+ *
+ * The memo is direct-mapped on a hash of the characters and compared with `===`: unlike a `Map` key
+ * lookup this leaves the input string as it is (a `Map` lookup can turn it into an indirection that
+ * slows every later use of the same field, e.g. in a concatenation).
  *
  * @example
  * ```ts
@@ -449,19 +457,22 @@ export function dateConverter(fromFmt: string, toFmt: string): (value: string) =
   const from = compileFormat(fromFmt);
   const to = compileFormat(toFmt);
   const monthPrepass = usesShortMonthName(fromFmt);
-  const memo = new Map<string, string>();
+  const keys: Array<string | undefined> = new Array(MEMO_SLOTS).fill(undefined);
+  const results: string[] = new Array(MEMO_SLOTS).fill("");
   const convert = (value: string): string => {
     const parts = parseCompiled(monthPrepass ? normalizeMonthAbbreviations(value) : value, from);
     return parts === null ? "" : formatCompiled(parts, to) ?? "";
   };
   return (value) => {
-    if (value.length > MEMO_MAX_INPUT) return convert(value);
-    let out = memo.get(value);
-    if (out === undefined) {
-      out = convert(value);
-      if (memo.size >= MEMO_LIMIT) memo.clear();
-      memo.set(value, out);
-    }
+    const n = value.length;
+    if (n > MEMO_MAX_INPUT) return convert(value);
+    let h = n;
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x9e3779b1);
+    const slot = (h ^ (h >>> 15)) & (MEMO_SLOTS - 1);
+    if (keys[slot] === value) return results[slot];
+    const out = convert(value);
+    keys[slot] = value;
+    results[slot] = out;
     return out;
   };
 }
