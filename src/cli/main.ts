@@ -53,7 +53,7 @@ function probeDir(base: string) {
 
 /** Inputs at least this large are split across block workers (`BXP_PARALLEL_MIN_BYTES` overrides). */
 const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
-const BLOCK_BYTES = 4 * 1024 * 1024;
+const BLOCK_BYTES = 1024 * 1024;
 
 function envNumber(name: string): number | null {
   const v = Deno.env.get(name);

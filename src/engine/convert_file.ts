@@ -219,10 +219,7 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
       } else {
         const collector = new PrePassCollector(plan, ctx, trace, debug);
         let n = 0;
-        await source.forEachBatch(async (batch) => {
-          for (const r of batch) collector.evalRecord(r.fields, ++n);
-          await trace.flush();
-        });
+        await source.forEachRecord((fields) => collector.evalRecord(fields, ++n), () => trace.flush());
         ctx.lookups = collector.tables;
       }
     }
@@ -281,10 +278,7 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
         columnNames: names,
       });
       let n = 0;
-      await source.forEachBatch(async (batch) => {
-        for (const r of batch) rows.evalRecord(r.fields, r.offset, ++n);
-        await drain();
-      });
+      await source.forEachRecord((fields, offset) => rows.evalRecord(fields, offset, ++n), drain);
       counts = {
         records: n,
         rowsWritten: rows.rowsWritten,

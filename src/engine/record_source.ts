@@ -7,7 +7,7 @@
  * ```ts ignore
  * const src = new CsvRecordSource(fs, path, template, name);
  * const header = await src.readHeader();
- * await src.forEachBatch(async (batch) => { for (const r of batch) use(r.fields, r.offset); });
+ * await src.forEachRecord((fields, offset) => use(fields, offset), () => flushOutputs());
  * ```
  * @module
  */
@@ -23,12 +23,6 @@ import {
 import type { TemplateConfig } from "../config/model.ts";
 import type { EngineFs } from "./host.ts";
 
-/** One data record: its fields and the byte offset of its first byte in the source file. */
-export interface SourceRecord {
-  fields: string[];
-  offset: number;
-}
-
 /** The header of an input: column names (empty for headerless CSV). */
 export interface InputHeader {
   names: string[];
@@ -42,8 +36,15 @@ export interface RecordSource {
   readonly format: number;
   /** Reads what is needed to know the columns (CSV: up to the header line; JSON: a whole first pass). */
   readHeader(): Promise<InputHeader>;
-  /** One full pass over the data records, in order. Can be called again for a second pass. */
-  forEachBatch(onBatch: (batch: SourceRecord[]) => void | Promise<void>): Promise<void>;
+  /**
+   * One full pass over the data records, in order; `afterChunk` runs after the records of each input chunk
+   * (the moment to write what they produced). Can be called again for a second pass. Records are handed over
+   * as they are parsed, never collected, so their strings die young.
+   */
+  forEachRecord(
+    onRecord: (fields: string[], offset: number) => void,
+    afterChunk: () => Promise<void>,
+  ): Promise<void>;
   /** Records of the last pass whose quotes did not pair up. */
   readonly unbalancedQuotes: number;
 }
@@ -108,27 +109,25 @@ export class CsvRecordSource implements RecordSource {
     return { names: names ?? [], invalidUtf8 };
   }
 
-  async forEachBatch(onBatch: (batch: SourceRecord[]) => void | Promise<void>): Promise<void> {
+  async forEachRecord(
+    onRecord: (fields: string[], offset: number) => void,
+    afterChunk: () => Promise<void>,
+  ): Promise<void> {
     const skip = this.#template.csvHeaderLine;
     let seen = 0;
-    let batch: SourceRecord[] = [];
     let unbalanced = 0;
     const parser = this.#parser((fields, offset) => {
       seen++;
       if (seen <= skip) return;
-      batch.push({ fields, offset });
       if (parser.lastRecordUnbalanced) unbalanced++; // bxp counts body records only
+      onRecord(fields, offset);
     });
     for await (const chunk of this.#fs.readChunks(this.#path)) {
       parser.push(chunk);
-      if (batch.length > 0) {
-        const ready = batch;
-        batch = [];
-        await onBatch(ready);
-      }
+      await afterChunk();
     }
     parser.finish();
-    if (batch.length > 0) await onBatch(batch);
+    await afterChunk();
     this.unbalancedQuotes = unbalanced;
   }
 }
@@ -227,17 +226,11 @@ export class JsonRecordSource implements RecordSource {
     return { names: columns.names, invalidUtf8: false };
   }
 
-  async forEachBatch(onBatch: (batch: SourceRecord[]) => void | Promise<void>): Promise<void> {
+  async forEachRecord(
+    onRecord: (fields: string[], offset: number) => void,
+    afterChunk: () => Promise<void>,
+  ): Promise<void> {
     const index = this.#columns.index;
-    let batch: SourceRecord[] = [];
-    await this.#pass(
-      (r) => batch.push({ fields: jsonRecordFields(r, index), offset: r.offset }),
-      async () => {
-        if (batch.length === 0) return;
-        const ready = batch;
-        batch = [];
-        await onBatch(ready);
-      },
-    );
+    await this.#pass((r) => onRecord(jsonRecordFields(r, index), r.offset), afterChunk);
   }
 }

@@ -146,19 +146,20 @@ export class BlockSession {
     let debugText = "";
     const debug = c.debug ? (text: string) => void (debugText += text) : null;
     const trace = c.trace ? new BufferTrace() : null;
-    const records: { fields: string[]; offset: number }[] = [];
+    // Records are evaluated as the parser delivers them, so each row's strings die young (cheap GC).
+    let onRecord: (fields: string[], offset: number) => void;
     const parser = new CsvParser(
       { delimiter: t.csvDelimiterIn, quote: t.csvTextQuoteIn, encoding: t.csvInputEncoding },
-      (fields, offset) => records.push({ fields, offset }),
+      (fields, offset) => onRecord(fields, offset),
       { sourceName: c.sourceName, baseOffset: job.baseOffset, skipBom: false },
     );
-    parser.push(job.bytes);
-    parser.finish();
+    let n = job.baseRecord;
 
     if (job.kind === "prepass") {
       const collector = new PrePassCollector(this.#plan, this.#ctx, trace ?? NO_TRACE, debug);
-      let n = job.baseRecord;
-      for (const r of records) collector.evalRecord(r.fields, ++n);
+      onRecord = (fields) => collector.evalRecord(fields, ++n);
+      parser.push(job.bytes);
+      parser.finish();
       const entries: [string, string, string, string][] = [];
       for (const [block, table] of collector.tables) {
         for (const [key, fields] of table) {
@@ -169,7 +170,7 @@ export class BlockSession {
         out: new Uint8Array(0),
         trace: trace?.bytes() ?? new Uint8Array(0),
         debug: debugText,
-        records: records.length,
+        records: n - job.baseRecord,
         rowsWritten: 0,
         exprErrors: 0,
         unbalancedQuotes: parser.unbalancedQuotes,
@@ -184,13 +185,15 @@ export class BlockSession {
       trace: trace ?? NO_TRACE,
       debug,
     }, { dateMin: c.dateMin, dateMax: c.dateMax, columnNames: c.columnNames });
-    let n = job.baseRecord;
-    for (const r of records) rows.evalRecord(r.fields, r.offset, ++n);
+    onRecord = (fields, offset) => rows.evalRecord(fields, offset, ++n);
+    parser.push(job.bytes);
+    parser.finish();
+    const records = n - job.baseRecord;
     return {
       out: writer.drain() ?? new Uint8Array(0),
       trace: trace?.bytes() ?? new Uint8Array(0),
       debug: debugText,
-      records: records.length,
+      records,
       rowsWritten: rows.rowsWritten,
       exprErrors: rows.exprErrors,
       unbalancedQuotes: parser.unbalancedQuotes,

@@ -13,6 +13,7 @@
  */
 
 import type { BlockJob, BlockResult, FileContext, WorkerRequest, WorkerResponse } from "./protocol.ts";
+import { BlockSession } from "./block_eval.ts";
 
 /** A worker failed on a block; `fatal` marks a data problem the run must report (a line too long). */
 export class BlockError extends Error {
@@ -29,17 +30,71 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
-/** Block workers sharing one file context at a time. */
+/**
+ * Evaluates blocks on the calling thread, one per macrotask, so the thread keeps reading and writing between
+ * blocks. It takes a share of the work without the memory of another isolate.
+ */
+class LocalSlot {
+  #session: BlockSession | null = null;
+  #queue: { job: BlockJob; done: Pending }[] = [];
+  #scheduled = false;
+
+  setFile(context: FileContext): void {
+    // Applied in order with the blocks already queued for the previous file.
+    this.#queue.push({
+      job: null as unknown as BlockJob,
+      done: { resolve: () => this.#session = new BlockSession(context), reject: () => {} },
+    });
+    this.#schedule();
+  }
+
+  submit(job: BlockJob, done: Pending): void {
+    this.#queue.push({ job, done });
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setTimeout(() => this.#runOne(), 0);
+  }
+
+  #runOne(): void {
+    this.#scheduled = false;
+    const item = this.#queue.shift();
+    if (item === undefined) return;
+    if (item.job === null) {
+      item.done.resolve(null as unknown as BlockResult);
+    } else {
+      try {
+        if (this.#session === null) throw new Error("block before file context");
+        item.done.resolve(this.#session.run(item.job));
+      } catch (err) {
+        item.done.reject(
+          new BlockError(
+            (err as Error).message,
+            err instanceof Error && err.name === "CsvRecordTooLongError",
+          ),
+        );
+      }
+    }
+    if (this.#queue.length > 0) this.#schedule();
+  }
+}
+
+/** Block workers sharing one file context at a time; one slot runs on the calling thread. */
 export class BlockPool {
   readonly size: number;
   readonly #workers: Worker[] = [];
+  readonly #local = new LocalSlot();
   readonly #pending = new Map<number, Pending>();
   #next = 0;
   #id = 0;
 
+  /** `size` evaluators in all: `size - 1` worker threads plus the calling thread. */
   constructor(size: number) {
     this.size = size;
-    for (let i = 0; i < size; i++) {
+    for (let i = 0; i < size - 1; i++) {
       const w = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
       w.onmessage = (e: MessageEvent<WorkerResponse>) => this.#answer(e.data);
       w.onerror = (e: ErrorEvent) => {
@@ -54,13 +109,18 @@ export class BlockPool {
   setFile(context: FileContext): void {
     const msg: WorkerRequest = { type: "file", context };
     for (const w of this.#workers) w.postMessage(msg);
+    this.#local.setFile(context);
   }
 
   /** Evaluates a block on the next worker; the block's bytes are transferred. */
   submit(job: BlockJob): Promise<BlockResult> {
     const id = this.#id++;
-    const worker = this.#workers[this.#next];
-    this.#next = (this.#next + 1) % this.#workers.length;
+    const slot = this.#next;
+    this.#next = (this.#next + 1) % this.size;
+    if (slot === this.#workers.length) {
+      return new Promise((resolve, reject) => this.#local.submit(job, { resolve, reject }));
+    }
+    const worker = this.#workers[slot];
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       const msg: WorkerRequest = { type: "block", id, job };
