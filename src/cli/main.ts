@@ -233,8 +233,19 @@ try {
   console.error(`fatal error: ${err instanceof Error ? err.message : String(err)}`);
   code = 1;
 }
+/** Peak resident set in KiB: the kernel's high-water mark where it tells (Linux), else the current size. */
+function peakRssKb(): number {
+  try {
+    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(Deno.readTextFileSync("/proc/self/status"));
+    if (hwm) return Number(hwm[1]);
+  } catch {
+    // not Linux: fall through
+  }
+  return Math.round(Deno.memoryUsage().rss / 1024);
+}
+
 if (Deno.env.get("BXP_METRICS")) {
-  const rssKb = Math.round(Deno.memoryUsage().rss / 1024);
+  const rssKb = peakRssKb();
   console.error(`bxp-metrics wall_ms=${Math.round(performance.now() - started)} peak_rss_kb=${rssKb}`);
 }
 Deno.exit(code);
