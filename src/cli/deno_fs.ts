@@ -119,10 +119,13 @@ export class DenoEngineFs implements EngineFs {
     return names;
   }
 
-  async *readChunks(path: string): AsyncIterable<Uint8Array> {
+  async *readChunks(path: string, options: { reuseBuffers?: boolean } = {}): AsyncIterable<Uint8Array> {
     using file = await Deno.open(this.#abs(path), { read: true });
+    // With read-ahead two buffers are live at once (the caller's and the one being filled); a third is spare.
+    const ring = options.reuseBuffers ? [0, 1, 2].map(() => new Uint8Array(READ_CHUNK)) : null;
+    let turn = 0;
     const readOne = async (): Promise<Uint8Array | null> => {
-      const buf = new Uint8Array(READ_CHUNK);
+      const buf = ring !== null ? ring[turn++ % ring.length] : new Uint8Array(READ_CHUNK);
       const n = await file.read(buf);
       return n === null ? null : n === buf.length ? buf : buf.subarray(0, n);
     };

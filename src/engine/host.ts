@@ -23,8 +23,12 @@ export interface StagedOutput {
 export interface EngineFs {
   /** Names of the regular files (and links to files) in `dir`, or null when `dir` does not exist. */
   listFiles(dir: string): Promise<string[] | null>;
-  /** The file's bytes in chunks (bounded memory). */
-  readChunks(path: string): AsyncIterable<Uint8Array>;
+  /**
+   * The file's bytes in chunks (bounded memory). With `reuseBuffers`, a chunk is only valid until the next
+   * one is requested (buffers are recycled: fresh memory is slow to come by on some machines); only callers
+   * that copy what they keep may ask for it.
+   */
+  readChunks(path: string, options?: { reuseBuffers?: boolean }): AsyncIterable<Uint8Array>;
   /** The whole file (zip and xlsx containers). */
   readFile(path: string): Promise<Uint8Array>;
   exists(path: string): Promise<boolean>;

@@ -99,7 +99,7 @@ export class CsvRecordSource implements RecordSource {
       if (seen === headerLine) names = fields;
     });
     const checkUtf8 = this.#template.csvInputEncoding.toLowerCase().replace("_", "-") === "utf-8";
-    for await (const chunk of this.#fs.readChunks(this.#path)) {
+    for await (const chunk of this.#fs.readChunks(this.#path, { reuseBuffers: true })) {
       if (first && checkUtf8) invalidUtf8 = !isValidUtf8Prefix(chunk);
       first = false;
       parser.push(chunk);
@@ -122,7 +122,7 @@ export class CsvRecordSource implements RecordSource {
       if (parser.lastRecordUnbalanced) unbalanced++; // bxp counts body records only
       onRecord(fields, offset);
     });
-    for await (const chunk of this.#fs.readChunks(this.#path)) {
+    for await (const chunk of this.#fs.readChunks(this.#path, { reuseBuffers: true })) {
       parser.push(chunk);
       await afterChunk();
     }
@@ -156,7 +156,7 @@ export async function* csvBodyBlocks(
   const splitter = new BlockSplitter(blockSize, MAX_BUFFERED_RECORD_BYTES, tooLong);
   let offset = 0; // file offset of the splitter's first buffered byte
   let head: Uint8Array | null = new Uint8Array(0); // bytes before the body start is known
-  for await (const chunk of fs.readChunks(path)) {
+  for await (const chunk of fs.readChunks(path, { reuseBuffers: true })) {
     let data = chunk;
     if (head !== null) {
       const joined: Uint8Array = new Uint8Array(head.length + chunk.length);
