@@ -16,31 +16,21 @@ import { CsvWriter } from "../formats/csv_writer.ts";
 import { JsonArrayWriter } from "../formats/json_output.ts";
 import type { TemplateConfig } from "../config/model.ts";
 import type { RowWriter } from "./sinks.ts";
+import { concatBytes } from "./bytes.ts";
 
 const ROW_SEPARATOR = new TextEncoder().encode(",\n");
 
 /** Collects chunks handed over by a format writer until drained. */
 class ChunkQueue {
   #chunks: Uint8Array[] = [];
-  #bytes = 0;
   readonly push = (chunk: Uint8Array): void => {
     this.#chunks.push(chunk);
-    this.#bytes += chunk.length;
   };
   take(): Uint8Array | null {
     if (this.#chunks.length === 0) return null;
     const chunks = this.#chunks;
     this.#chunks = [];
-    const total = this.#bytes;
-    this.#bytes = 0;
-    if (chunks.length === 1) return chunks[0];
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
+    return concatBytes(chunks);
   }
 }
 

@@ -18,24 +18,12 @@ import { newEvalContext } from "../context.ts";
 import { planTemplate, type TemplatePlan } from "../plan.ts";
 import { PrePassCollector } from "../prepass.ts";
 import { RowEvaluator } from "../row_eval.ts";
-import type { RowWriter, TraceSink } from "../sinks.ts";
+import { NULL_TRACE, type RowWriter, type TraceSink } from "../sinks.ts";
+import { concatBytes } from "../bytes.ts";
 import type { BlockJob, BlockResult, FileContext } from "./protocol.ts";
 import type { EvalContext } from "../../lang/mod.ts";
 
 const encoder = new TextEncoder();
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  let total = 0;
-  for (const c of chunks) total += c.length;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
 
 /** Rows only (no header, no brackets): CSV lines, or JSON objects joined by `,\n`. */
 class FragmentWriter implements RowWriter {
@@ -74,7 +62,7 @@ class FragmentWriter implements RowWriter {
   drain(): Uint8Array | null {
     if (this.#csv !== null) this.#csv.flush();
     else if (this.#json !== "") this.#chunks.push(encoder.encode(this.#json));
-    return this.#chunks.length === 0 ? null : concat(this.#chunks);
+    return this.#chunks.length === 0 ? null : concatBytes(this.#chunks);
   }
 }
 
@@ -107,22 +95,9 @@ class BufferTrace implements TraceSink {
   }
   bytes(): Uint8Array {
     this.#writer.flush();
-    return this.#chunks.length === 0 ? new Uint8Array(0) : concat(this.#chunks);
+    return this.#chunks.length === 0 ? new Uint8Array(0) : concatBytes(this.#chunks);
   }
 }
-
-const NO_TRACE: TraceSink = {
-  enabled: false,
-  fileStart() {},
-  fileEnd() {},
-  outputRow() {},
-  filteredRow() {},
-  errorRow() {},
-  prepassEntry() {},
-  done() {},
-  appendFrames() {},
-  flush: () => Promise.resolve(),
-};
 
 /** One file's evaluation state inside a worker. */
 export class BlockSession {
@@ -156,7 +131,7 @@ export class BlockSession {
     let n = job.baseRecord;
 
     if (job.kind === "prepass") {
-      const collector = new PrePassCollector(this.#plan, this.#ctx, trace ?? NO_TRACE, debug);
+      const collector = new PrePassCollector(this.#plan, this.#ctx, trace ?? NULL_TRACE, debug);
       onRecord = (fields) => collector.evalRecord(fields, ++n);
       parser.push(job.bytes);
       parser.finish();
@@ -182,7 +157,7 @@ export class BlockSession {
     const rows = new RowEvaluator(this.#plan, this.#ctx, {
       out: writer,
       combined: null,
-      trace: trace ?? NO_TRACE,
+      trace: trace ?? NULL_TRACE,
       debug,
     }, { dateMin: c.dateMin, dateMax: c.dateMax, columnNames: c.columnNames });
     onRecord = (fields, offset) => rows.evalRecord(fields, offset, ++n);
