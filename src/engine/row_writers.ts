@@ -16,7 +16,7 @@ import { CsvWriter } from "../formats/csv_writer.ts";
 import { JsonArrayWriter } from "../formats/json_output.ts";
 import type { TemplateConfig } from "../config/model.ts";
 import type { RowWriter } from "./sinks.ts";
-import { concatBytes } from "./bytes.ts";
+import { concatBytes } from "../util/bytes.ts";
 
 const ROW_SEPARATOR = new TextEncoder().encode(",\n");
 

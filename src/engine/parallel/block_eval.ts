@@ -19,7 +19,7 @@ import { planTemplate, type TemplatePlan } from "../plan.ts";
 import { PrePassCollector } from "../prepass.ts";
 import { RowEvaluator } from "../row_eval.ts";
 import { NULL_TRACE, type RowWriter, type TraceSink } from "../sinks.ts";
-import { concatBytes } from "../bytes.ts";
+import { concatBytes } from "../../util/bytes.ts";
 import type { BlockJob, BlockResult, FileContext } from "./protocol.ts";
 import type { EvalContext } from "../../lang/mod.ts";
 

@@ -17,6 +17,7 @@
  */
 
 import { join, relative, resolve, sep } from "node:path";
+import { concatBytes } from "../../util/bytes.ts";
 
 /** Longest accepted relative path, in UTF-8 bytes. */
 export const MAX_PATH_BYTES = 1024;
@@ -398,11 +399,5 @@ async function readBounded(file: Deno.FsFile, options: ReadOptions, shown: strin
     if (total > options.maxBytes) throw tooLarge(options, total, shown);
     chunks.push(buffer.subarray(0, n));
   }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
+  return concatBytes(chunks);
 }

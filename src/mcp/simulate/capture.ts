@@ -5,6 +5,8 @@
  * @module
  */
 
+import { concatBytes } from "../../util/bytes.ts";
+
 /** Cap on each of bxp-cli's captured stdout and stderr, and on each file read back. */
 export const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
 
@@ -40,13 +42,7 @@ export async function readCapped(stream: ReadableStream<Uint8Array>, cap: number
       dropped += chunk.length - Math.max(room, 0);
     }
   }
-  const bytes = new Uint8Array(kept);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return { bytes, dropped };
+  return { bytes: chunks.length === 0 ? new Uint8Array(0) : concatBytes(chunks), dropped };
 }
 
 /**
@@ -87,13 +83,7 @@ export async function readFileCapped(path: string, cap: number): Promise<Uint8Ar
       if (total > cap) throw new FileTooLargeError(total, cap);
       chunks.push(buffer.subarray(0, n));
     }
-    const bytes = new Uint8Array(total);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-    return bytes;
+    return concatBytes(chunks);
   } finally {
     file.close();
   }

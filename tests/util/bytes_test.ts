@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { concatBytes } from "../../src/engine/bytes.ts";
+import { concatBytes } from "../../src/util/bytes.ts";
 
 Deno.test("concatBytes joins in order and returns a lone chunk as is", () => {
   const one = new Uint8Array([7]);

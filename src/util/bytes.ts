@@ -1,5 +1,5 @@
 /**
- * Byte helpers shared by the engine's writers.
+ * Byte helpers shared across modules.
  *
  * @example
  * ```ts
