@@ -42,7 +42,7 @@ export async function readCapped(stream: ReadableStream<Uint8Array>, cap: number
       dropped += chunk.length - Math.max(room, 0);
     }
   }
-  return { bytes: chunks.length === 0 ? new Uint8Array(0) : concatBytes(chunks), dropped };
+  return { bytes: concatBytes(chunks), dropped };
 }
 
 /**
