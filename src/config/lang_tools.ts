@@ -8,6 +8,31 @@ import type { ExprFactsView, ExprTools } from "./check_exprs.ts";
 
 const FUNCTION_NAMES = FUNCTIONS.map((f) => f.name);
 
+/**
+ * Answers per expression text, shared across validations: one validation asks several times about the same
+ * expression, and agents validate the same config again and again. Bounded; answers are frozen data.
+ */
+function memo<T>(compute: (src: string) => T): (src: string) => T {
+  const cache = new Map<string, T>();
+  return (src) => {
+    if (cache.has(src)) return cache.get(src) as T;
+    const value = compute(src);
+    if (cache.size >= MEMO_ENTRIES) cache.clear();
+    cache.set(src, value);
+    return value;
+  };
+}
+
+const MEMO_ENTRIES = 2048;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 function facts(src: string): ExprFactsView | null {
   const f = expressionFacts(src);
   if (f.error) return null;
@@ -25,10 +50,10 @@ function facts(src: string): ExprFactsView | null {
 
 /** Expression services for config validation, backed by the real language. */
 export const langExprTools: ExprTools = {
-  validate(src) {
+  validate: memo((src) => {
     const e = validateExpression(src);
-    return e ? { error: e.error, detail: e.detail, off: e.off, len: e.len } : null;
-  },
-  facts,
+    return deepFreeze(e ? { error: e.error, detail: e.detail, off: e.off, len: e.len } : null);
+  }),
+  facts: memo((src) => deepFreeze(facts(src))),
   suggestFunction: (name) => suggestName(name, FUNCTION_NAMES),
 };

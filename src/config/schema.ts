@@ -584,8 +584,13 @@ export function schemaEntry(key: string): FieldDoc | undefined {
   return BY_KEY.get(key);
 }
 
+/** childKeys answers, computed once per parent (the schema never changes). */
+const CHILD_KEYS = new Map<string, readonly string[]>();
+
 /** Named (non-wildcard) children of a schema path, in schema order. Root is `""`. */
 export function childKeys(parent: string): string[] {
+  const known = CHILD_KEYS.get(parent);
+  if (known !== undefined) return [...known];
   const prefix = parent === "" ? "" : parent + ".";
   const out: string[] = [];
   for (const f of CONFIG_SCHEMA) {
@@ -594,7 +599,8 @@ export function childKeys(parent: string): string[] {
     if (rest === "*" || rest.includes(".")) continue;
     out.push(rest);
   }
-  return out;
+  CHILD_KEYS.set(parent, out);
+  return [...out];
 }
 
 /** The docs projection of a schema entry: bxp's FieldDoc fields only, in bxp's order. */

@@ -438,6 +438,8 @@ export function convertDate(value: string, fromFmt: string, toFmt: string): stri
 const MEMO_MAX_INPUT = 12;
 /** Slots of the per-converter memo (a power of two): bounded memory, no clearing needed. */
 const MEMO_SLOTS = 4096;
+/** Calls of one converter before it starts remembering results. */
+const MEMO_AFTER_CALLS = 64;
 
 /**
  * `convertDate` with both formats fixed, for one call site: the formats are compiled once, and results
@@ -457,15 +459,22 @@ export function dateConverter(fromFmt: string, toFmt: string): (value: string) =
   const from = compileFormat(fromFmt);
   const to = compileFormat(toFmt);
   const monthPrepass = usesShortMonthName(fromFmt);
-  const keys: Array<string | undefined> = new Array(MEMO_SLOTS).fill(undefined);
-  const results: string[] = new Array(MEMO_SLOTS).fill("");
   const convert = (value: string): string => {
     const parts = parseCompiled(monthPrepass ? normalizeMonthAbbreviations(value) : value, from);
     return parts === null ? "" : formatCompiled(parts, to) ?? "";
   };
+  // The memo pays off only over many rows: one-shot evaluations (validation, bxp_eval) never allocate it.
+  let keys: Array<string | undefined> | null = null;
+  let results: string[] = [];
+  let uncached = 0;
   return (value) => {
     const n = value.length;
     if (n > MEMO_MAX_INPUT) return convert(value);
+    if (keys === null) {
+      if (++uncached <= MEMO_AFTER_CALLS) return convert(value);
+      keys = new Array(MEMO_SLOTS).fill(undefined);
+      results = new Array(MEMO_SLOTS).fill("");
+    }
     let h = n;
     for (let i = 0; i < n; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x9e3779b1);
     const slot = (h ^ (h >>> 15)) & (MEMO_SLOTS - 1);
