@@ -105,6 +105,12 @@ export function utf8Length(text: string): number {
 const ID_START = /^[\p{L}\p{Nl}$_]$/u;
 const ID_PART = /^[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$_\u200c\u200d]$/u;
 
+/** `[A-Za-z$_]`, plus digits after the first character: the identifiers configs are made of. */
+function isAsciiIdentifierChar(c: number, first: boolean): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 36 || c === 95 ||
+    (!first && c >= 48 && c <= 57);
+}
+
 function isJson5Space(c: string): boolean {
   return c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\v" || c === "\f" ||
     c === "\u00a0" || c === "\u2028" || c === "\u2029" || c === "\ufeff" || /\p{Zs}/u.test(c);
@@ -131,6 +137,14 @@ class Cursor {
   }
   /** Consume one character (a whole surrogate pair when present) and return it. */
   next(): string {
+    const code = this.text.charCodeAt(this.i);
+    if (code < 0x80 && code !== 10 && code !== 13) {
+      // ASCII other than line breaks: the common case, without building a width record.
+      this.i++;
+      this.byte++;
+      this.col++;
+      return this.text[this.i - 1];
+    }
     const w = utf8Width(this.text, this.i);
     const ch = this.text.slice(this.i, this.i + w.units);
     this.i += w.units;
@@ -326,7 +340,9 @@ class Parser {
         ch = String.fromCharCode(this.readHex(4));
         if (!(first ? ID_START : ID_PART).test(ch)) this.fail("invalid escape in identifier", at);
         out += ch;
-      } else if ((first ? ID_START : ID_PART).test(c.codePoint())) {
+      } else if (isAsciiIdentifierChar(ch.charCodeAt(0), first)) {
+        out += c.next();
+      } else if (ch.charCodeAt(0) >= 0x80 && (first ? ID_START : ID_PART).test(c.codePoint())) {
         out += c.next();
       } else {
         break;
