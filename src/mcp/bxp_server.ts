@@ -6,7 +6,7 @@
  */
 
 import { VERSION } from "../version.ts";
-import { McpServer, type Send } from "./protocol/mod.ts";
+import { McpServer } from "./protocol/mod.ts";
 import { SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_TITLE } from "./help.ts";
 import type { ProjectRoot } from "./security/paths.ts";
 import { type SimulateHost, Simulator } from "./simulate/mod.ts";
@@ -25,42 +25,6 @@ export interface BxpServerOptions {
 }
 
 /**
- * The answer the protocol layer gives a call to an unregistered tool, for the writing tool: the exact
- * tail of that error line, so it can be given guidance without re-routing the message.
- */
-const UNKNOWN_WRITE_TOOL_TAIL =
-  `,"error":{"code":-32602,"message":"Unknown tool","data":{"name":"${WRITE_TOOL_NAME}"}}}`;
-
-/**
- * The protocol server, with one addition: while writes are disabled, a call to `bxp_write_config` (not
- * listed, so "Unknown tool" to the protocol layer) is answered with guidance on how to enable it.
- */
-class BxpMcpServer extends McpServer {
-  readonly #allowWrite: boolean;
-
-  constructor(options: ConstructorParameters<typeof McpServer>[0], allowWrite: boolean) {
-    super(options);
-    this.#allowWrite = allowWrite;
-  }
-
-  override handleLine(line: string, send?: Send): Promise<void> {
-    if (this.#allowWrite || send === undefined || !line.includes(WRITE_TOOL_NAME)) {
-      return super.handleLine(line, send);
-    }
-    return super.handleLine(line, (json) => {
-      if (!json.endsWith(UNKNOWN_WRITE_TOOL_TAIL)) return send(json);
-      const head = json.slice(0, json.length - UNKNOWN_WRITE_TOOL_TAIL.length);
-      const error = {
-        code: -32602,
-        message: WRITES_DISABLED,
-        data: { name: WRITE_TOOL_NAME, writes: "disabled" },
-      };
-      send(`${head},"error":${JSON.stringify(error)}}`);
-    });
-  }
-}
-
-/**
  * A ready server: identity `bxp-mcp` with title, version and instructions, and the catalog tools.
  *
  * @example
@@ -71,13 +35,15 @@ class BxpMcpServer extends McpServer {
  */
 export function createBxpServer(options: BxpServerOptions): McpServer {
   const allowWrite = options.allowWrite ?? false;
-  const server = new BxpMcpServer({
+  const server = new McpServer({
     name: SERVER_NAME,
     title: SERVER_TITLE,
     version: VERSION,
     instructions: SERVER_INSTRUCTIONS,
     log: options.log,
-  }, allowWrite);
+    // Without --allow-write the writing tool is not listed, and a call says how to enable it.
+    unavailableTools: allowWrite ? undefined : new Map([[WRITE_TOOL_NAME, WRITES_DISABLED]]),
+  });
   registerBxpTools(server, {
     simulator: new Simulator(options.simulateHost),
     root: options.root ?? null,

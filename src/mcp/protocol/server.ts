@@ -37,6 +37,11 @@ export interface ServerOptions {
   log?: (message: string) => void;
   /** Default output for {@link McpServer.handleLine} calls that pass no `send` of their own. */
   send?: Send;
+  /**
+   * Tools that exist but are switched off in this session: name -> the message a call gets instead of
+   * "Unknown tool" (say how to switch it on). They are not listed.
+   */
+  unavailableTools?: ReadonlyMap<string, string>;
 }
 
 /** What a tool handler can do besides computing its result. */
@@ -131,6 +136,7 @@ const ABORTED: unique symbol = Symbol("aborted");
 export class McpServer {
   readonly #options: ServerOptions;
   readonly #tools = new Map<string, ToolDefinition>();
+  readonly #unavailable: ReadonlyMap<string, string>;
   readonly #inFlight = new Map<string, InFlightCall>();
   #protocolVersion: string | null = null;
   #clientInfo: ClientInfo | null = null;
@@ -139,6 +145,7 @@ export class McpServer {
   /** Create a server announcing `options` in its `initialize` result. */
   constructor(options: ServerOptions) {
     this.#options = { ...options };
+    this.#unavailable = options.unavailableTools ?? new Map();
   }
 
   /**
@@ -385,7 +392,11 @@ export class McpServer {
     if (!Object.hasOwn(params, "name")) return invalid("Missing tool name");
     if (typeof params.name !== "string") return invalid("Invalid tool name");
     const tool = this.#tools.get(params.name);
-    if (tool === undefined) return invalid("Unknown tool", { name: clip(params.name) });
+    if (tool === undefined) {
+      const why = this.#unavailable.get(params.name);
+      if (why !== undefined) return invalid(why, { name: params.name, available: false });
+      return invalid("Unknown tool", { name: clip(params.name) });
+    }
     const rawArgs = Object.hasOwn(params, "arguments") ? params.arguments : null;
     if (rawArgs !== null && !isRecord(rawArgs)) {
       return invalid("Invalid params: 'arguments' must be an object", { name: tool.name });

@@ -661,3 +661,19 @@ Deno.test("a default send given at construction serves lines handled without one
   await mute.handleLine(request(3, "ping"));
   assert.equal(logs.length, 1);
 });
+
+Deno.test("a switched-off tool is not listed, and a call to it says why instead of 'Unknown tool'", async () => {
+  const server = new McpServer({
+    name: "s",
+    version: "1",
+    unavailableTools: new Map([["write_thing", "Writes are disabled: start with --allow-write."]]),
+  });
+  const listed = await one(server, request(1, "tools/list"));
+  assert.deepEqual(listed.result.tools, []);
+  const refused = await one(server, toolCall(2, "write_thing", {}));
+  assert.equal(refused.error.code, -32602);
+  assert.equal(refused.error.message, "Writes are disabled: start with --allow-write.");
+  assert.deepEqual(refused.error.data, { name: "write_thing", available: false });
+  const unknown = await one(server, toolCall(3, "other", {}));
+  assert.equal(unknown.error.message, "Unknown tool");
+});
