@@ -5,9 +5,9 @@
  * 1. Decimal separator: when `decimalSeparator` is not `.` and the value is a plain decimal
  *    (`-?digits(.digits*)?`, at most 64 characters), its `.` becomes the separator.
  * 2. With a quote character (`quote` single/double):
- *    - a value that already starts and ends with the quote character is written with those outer quotes
- *      kept and inner quotes doubled (pre-quoted pass-through from `'''` expressions);
- *    - a value containing the delimiter, the quote, CR or LF is wrapped in quotes, inner quotes doubled;
+ *    - a value containing the delimiter, the quote, CR or LF is wrapped in quotes, every quote inside
+ *      doubled. Quotes at both ends of a value are data like any other: `"x"` is written `"""x"""`
+ *      (bxp dropped its old "already quoted, pass through" special case);
  *    - anything else is written bare. Quoting is only ever "when needed", never "always".
  * 3. Without quoting applied, LF is written as the two characters `\n` and CR is dropped.
  * 4. Spreadsheet-formula guard: a value starting with `=`, TAB or CR, or starting with `+`, `-` or `@` and
@@ -156,14 +156,8 @@ function applyRules(value: string, rules: OutputRules): string {
   // Most values need nothing: no special character and no formula-like first character.
   if (!mayLookLikeFormula(s.charCodeAt(0)) && !rules.special.test(s)) return s;
   const q = rules.quote;
-  if (q !== "") {
-    if (s.length >= 2 && s.startsWith(q) && s.endsWith(q)) {
-      const body = s.substring(1, s.length - 1);
-      return q + (looksLikeFormula(body) ? "'" : "") + body.replaceAll(q, q + q) + q;
-    }
-    if (needsQuoting(s, rules.delimiter, q)) {
-      return q + (looksLikeFormula(s) ? "'" : "") + s.replaceAll(q, q + q) + q;
-    }
+  if (q !== "" && needsQuoting(s, rules.delimiter, q)) {
+    return q + (looksLikeFormula(s) ? "'" : "") + s.replaceAll(q, q + q) + q;
   }
   const guarded = looksLikeFormula(s) ? "'" + s : s;
   if (guarded.includes("\n") || guarded.includes("\r")) {

@@ -52,10 +52,21 @@ Deno.test("double quoting is applied only when a value needs it", () => {
   assert.equal(formatCsvValue("a,b", { ...DOUBLE, delimiter: ";" }), "a,b");
 });
 
-Deno.test("a value already wrapped in the quote character keeps its quotes", () => {
-  assert.equal(formatCsvValue('"already"', DOUBLE), '"already"');
-  assert.equal(formatCsvValue('"a"b"', DOUBLE), '"a""b"');
+Deno.test("quotes at both ends of a value are data: doubled and wrapped like any other quote", () => {
+  // An unquoted TSV title such as "Nosferatu" (quotes included) must survive a round trip.
+  assert.equal(formatCsvValue('"Nosferatu"', DOUBLE), '"""Nosferatu"""');
+  assert.equal(formatCsvValue('"a"b"', DOUBLE), '"""a""b"""');
+  assert.equal(formatCsvValue('""', DOUBLE), '""""""', "two quote characters alone");
+  assert.equal(formatCsvValue("'tag'", { ...DOUBLE, quote: "single" }), "'''tag'''");
+  assert.equal(formatCsvValue("'tag'", DOUBLE), "'tag'", "the other quote character is plain data");
   assert.equal(formatCsvValue('"x"', NONE), '"x"', "no quote mode: written as is");
+  const line = "h\n" + formatCsvValue('"Nosferatu"', DOUBLE) + "\n";
+  const back = parseCsvBytes(new TextEncoder().encode(line), {
+    delimiter: ",",
+    quote: "double",
+    encoding: "utf-8",
+  });
+  assert.deepEqual(back.records[1].fields, ['"Nosferatu"'], "the reader gets the original value back");
 });
 
 Deno.test("without quoting, LF becomes a literal \\n and CR is dropped", () => {
@@ -76,7 +87,11 @@ Deno.test("formula guard: leading =, TAB, CR always; +, -, @ only with a call or
     assert.equal(formatCsvValue(data, NONE), data, data);
   }
   assert.equal(formatCsvValue("@SUM(1,1)", DOUBLE), '"\'@SUM(1,1)"', "guard goes inside the quotes");
-  assert.equal(formatCsvValue('"=1+2"', DOUBLE), '"\'=1+2"', "pre-quoted value: guard inside");
+  assert.equal(
+    formatCsvValue('"=1+2"', DOUBLE),
+    '"""=1+2"""',
+    "a leading quote is data, not a formula start",
+  );
   assert.equal(formatCsvValue("-ISM FURNITURE, LLC", DOUBLE), '"-ISM FURNITURE, LLC"');
   assert.equal(looksLikeFormula("Foo (Ltd)"), false);
   assert.equal(looksLikeFormula("-Foo (Ltd)"), false, "a space before ( is not a call");
