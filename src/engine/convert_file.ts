@@ -12,10 +12,10 @@
 import { ExprError } from "../lang/mod.ts";
 import { CsvRecordTooLongError } from "../formats/csv_reader.ts";
 import { JsonInputError } from "../formats/json_input.ts";
-import { extractDateRange } from "./date_range.ts";
-import { firstTypo } from "./field_check.ts";
+import { type DateRange, extractDateRange } from "./date_range.ts";
+import { checkHeader } from "./header_checks.ts";
 import type { EngineFs, Reporter, StagedOutput } from "./host.ts";
-import { planSources, type TemplatePlan } from "./plan.ts";
+import type { TemplatePlan } from "./plan.ts";
 import { PrePassCollector } from "./prepass.ts";
 import { CsvRecordSource, JsonRecordSource, type RecordSource } from "./record_source.ts";
 import { RowEvaluator } from "./row_eval.ts";
@@ -31,9 +31,6 @@ import {
 } from "./parallel/file_passes.ts";
 import type { BlockPool } from "./parallel/pool.ts";
 import { BlockError } from "./parallel/pool.ts";
-
-/** bxp's ceiling on header columns; wider headers are truncated with a warning. */
-export const MAX_COLUMNS = 16384;
 
 /** Everything a file conversion shares with its template run. */
 export interface TemplateRun {
@@ -86,34 +83,73 @@ export function inputStem(filename: string, patternIn: string): string {
     : filename;
 }
 
-function columnIndex(names: readonly string[]): Map<string, number> {
-  const index = new Map<string, number>();
-  names.forEach((n, i) => index.set(n, i)); // duplicates resolve to the rightmost column
-  return index;
-}
-
-function duplicateWarnings(filename: string, names: readonly string[]): string[] {
-  const out: string[] = [];
-  const done = new Set<string>();
-  for (const name of names) {
-    if (name === "" || done.has(name)) continue;
-    const cols: number[] = [];
-    names.forEach((n, i) => n === name && cols.push(i + 1));
-    if (cols.length < 2) continue;
-    done.add(name);
-    out.push(
-      `warning: '${filename}' has a duplicate column header '${name}' at columns ${cols.join(", ")}; ` +
-        `[${name}] reads column ${cols[cols.length - 1]} — use FIELDS(n) to read the others\n`,
-    );
-  }
-  return out;
-}
-
 /** The plan's maps as plain Maps for the workers (global with the template's own laid over; re-merging is a no-op). */
 function globalMapsOf(plan: TemplatePlan): Map<string, Map<string, string>> {
   const maps = new Map<string, Map<string, string>>();
   for (const [name, map] of plan.maps) maps.set(name, new Map(map));
   return maps;
+}
+
+/** Prints the "processing" line, and warns about a filename date range that cannot be used. */
+function announceFile(
+  run: TemplateRun,
+  filename: string,
+  stem: string,
+  warn: (text: string) => void,
+): DateRange {
+  const t = run.plan.template;
+  const range: DateRange = t.dateFilterFromFilename ? extractDateRange(stem) : { kind: "none" };
+  if (range.kind === "valid") {
+    run.reporter.info(`processing '${filename}' with date range from ${range.min} to ${range.max}\n`);
+    return range;
+  }
+  if (range.kind === "invalid") {
+    warn(
+      `warning: '${filename}' has a malformed YYYY-MM-DD_YYYY-MM-DD range (min > max or bad component); ` +
+        `processing all rows\n`,
+    );
+  } else if (t.dateFilterFromFilename) {
+    warn(
+      `warning: '${filename}' has no YYYY-MM-DD_YYYY-MM-DD range in filename; date_filter_from_filename is ` +
+        `enabled but no rows will be filtered\n`,
+    );
+  }
+  run.reporter.info(`processing '${filename}'\n`);
+  return range;
+}
+
+/**
+ * The staged per-file output, or null when nothing is written for this file (--dry-run, or --fresh found it
+ * already there but a combined output still needs the rows), or "skip" when the file needs no processing.
+ */
+async function openOutput(
+  run: TemplateRun,
+  filename: string,
+): Promise<StagedOutput | null | "skip"> {
+  const t = run.plan.template;
+  const name = outputName(filename, t.filePatternIn, t.filePatternOut);
+  if (!isPlainFileName(name)) {
+    throw new FileFatal(
+      `fatal error: template '${t.id}': output name '${name}' for '${filename}' is not a plain file name ` +
+        `(file_pattern_out must not contain path separators)\n`,
+    );
+  }
+  const path = run.fs.join(run.dir, name);
+  if (run.dryRun) {
+    if (run.fresh && await run.fs.exists(path)) {
+      run.reporter.info(`  skipping '${filename}' (output exists)\n`);
+      return "skip";
+    }
+    return null;
+  }
+  const staged = await run.fs.createOutput(path, run.fresh);
+  if (staged !== "exists") return staged;
+  if (run.combined === null) {
+    run.reporter.info(`  skipping '${filename}' (output exists)\n`);
+    return "skip";
+  }
+  run.reporter.info(`  skipping per-file '${filename}' (exists; combined still being built)\n`);
+  return null;
 }
 
 /** Converts one input file. Throws {@link FileFatal} on a problem that stops the run. */
@@ -128,23 +164,7 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
   };
 
   const stem = inputStem(filename, t.filePatternIn);
-  const range = t.dateFilterFromFilename ? extractDateRange(stem) : { kind: "none" as const };
-  if (range.kind === "valid") {
-    reporter.info(`processing '${filename}' with date range from ${range.min} to ${range.max}\n`);
-  } else {
-    if (range.kind === "invalid") {
-      warn(
-        `warning: '${filename}' has a malformed YYYY-MM-DD_YYYY-MM-DD range (min > max or bad component); ` +
-          `processing all rows\n`,
-      );
-    } else if (t.dateFilterFromFilename) {
-      warn(
-        `warning: '${filename}' has no YYYY-MM-DD_YYYY-MM-DD range in filename; date_filter_from_filename is ` +
-          `enabled but no rows will be filtered\n`,
-      );
-    }
-    reporter.info(`processing '${filename}'\n`);
-  }
+  const range = announceFile(run, filename, stem, warn);
 
   const path = fs.join(run.dir, filename);
   const source: RecordSource = t.fileTypeIn === "json"
@@ -158,30 +178,14 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
       stats.warnings++;
       reporter.warning(`warning: '${filename}' is not valid UTF-8; non-ASCII characters may be garbled\n`);
     }
-    let names = header.names;
-    if (names.length > MAX_COLUMNS) {
-      stats.warnings++;
-      reporter.warning(
-        `warning: '${filename}' has more than ${MAX_COLUMNS} columns; extra columns are ignored\n`,
-      );
-      names = names.slice(0, MAX_COLUMNS);
-    }
-    for (const w of duplicateWarnings(filename, names)) {
+    const checked = checkHeader(header.names, plan, filename);
+    for (const w of checked.warnings) {
       stats.warnings++;
       reporter.warning(w);
     }
-    const columns = columnIndex(names);
-
-    let typos = false;
-    for (const [where, src] of planSources(plan)) {
-      const typo = firstTypo(src, columns);
-      if (typo === null) continue;
-      reporter.warning(
-        `warning: unknown field '${typo.bad}' referenced in ${where} of '${filename}' — did you mean '${typo.suggest}'?\n`,
-      );
-      typos = true;
-    }
-    if (typos) stats.warnings++;
+    for (const w of checked.typos) reporter.warning(w);
+    if (checked.typos.length > 0) stats.warnings++;
+    const { names, columns } = checked;
 
     trace.fileStart(source.format, t.id, path, names);
 
@@ -224,39 +228,16 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
       }
     }
 
-    const outName = outputName(filename, t.filePatternIn, t.filePatternOut);
-    if (!isPlainFileName(outName)) {
-      throw new FileFatal(
-        `fatal error: template '${t.id}': output name '${outName}' for '${filename}' is not a plain file name ` +
-          `(file_pattern_out must not contain path separators)\n`,
-      );
-    }
-    const outPath = fs.join(run.dir, outName);
-    let writePerFile = true;
-    if (run.fresh && run.dryRun && await fs.exists(outPath)) {
-      reporter.info(`  skipping '${filename}' (output exists)\n`);
-      return;
-    }
-    if (!run.dryRun) {
-      const staged = await fs.createOutput(outPath, run.fresh);
-      if (staged === "exists") {
-        if (run.combined === null) {
-          reporter.info(`  skipping '${filename}' (output exists)\n`);
-          return;
-        }
-        reporter.info(`  skipping per-file '${filename}' (exists; combined still being built)\n`);
-        writePerFile = false;
-      } else {
-        output = staged;
-      }
-    }
+    const target = await openOutput(run, filename);
+    if (target === "skip") return;
+    output = target;
 
     const writer = createRowWriter(t, plan.outputHeaders);
     writer.writeHeader(plan.outputHeaders);
     const combined = run.combined;
     const drain = async () => {
       const bytes = writer.drain();
-      if (bytes !== null && output !== null && writePerFile) await output.write(bytes);
+      if (bytes !== null && output !== null) await output.write(bytes);
       if (combined !== null) {
         const c = combined.writer.drain();
         if (c !== null && combined.output !== null) await combined.output.write(c);

@@ -1,0 +1,66 @@
+/**
+ * What bxp warns about once it knows a file's header: too many columns, duplicate names (a `[Name]` reads
+ * the rightmost), and field references that look like typos of a real column.
+ *
+ * @example
+ * ```ts ignore
+ * const { names, warnings } = checkHeader(header.names, plan, "a.csv");
+ * ```
+ * @module
+ */
+
+import { firstTypo } from "./field_check.ts";
+import { planSources, type TemplatePlan } from "./plan.ts";
+
+/** bxp's ceiling on header columns; wider headers are truncated with a warning. */
+export const MAX_COLUMNS = 16384;
+
+/** The usable header and the warnings it raises; each entry of `warnings` counts as one warning. */
+export interface HeaderCheck {
+  names: string[];
+  /** Column name -> index; a repeated name resolves to its rightmost column. */
+  columns: Map<string, number>;
+  /** Each counts as one warning. */
+  warnings: string[];
+  /** Field typos: all printed, counted together as one warning. */
+  typos: string[];
+}
+
+function duplicateWarnings(filename: string, names: readonly string[]): string[] {
+  const out: string[] = [];
+  const done = new Set<string>();
+  for (const name of names) {
+    if (name === "" || done.has(name)) continue;
+    const cols: number[] = [];
+    names.forEach((n, i) => n === name && cols.push(i + 1));
+    if (cols.length < 2) continue;
+    done.add(name);
+    out.push(
+      `warning: '${filename}' has a duplicate column header '${name}' at columns ${cols.join(", ")}; ` +
+        `[${name}] reads column ${cols[cols.length - 1]} — use FIELDS(n) to read the others\n`,
+    );
+  }
+  return out;
+}
+
+/** Checks a file's header against the template. */
+export function checkHeader(header: readonly string[], plan: TemplatePlan, filename: string): HeaderCheck {
+  const warnings: string[] = [];
+  let names = [...header];
+  if (names.length > MAX_COLUMNS) {
+    warnings.push(`warning: '${filename}' has more than ${MAX_COLUMNS} columns; extra columns are ignored\n`);
+    names = names.slice(0, MAX_COLUMNS);
+  }
+  warnings.push(...duplicateWarnings(filename, names));
+  const columns = new Map<string, number>();
+  names.forEach((n, i) => columns.set(n, i));
+  const typos: string[] = [];
+  for (const [where, src] of planSources(plan)) {
+    const typo = firstTypo(src, columns);
+    if (typo === null) continue;
+    typos.push(
+      `warning: unknown field '${typo.bad}' referenced in ${where} of '${filename}' — did you mean '${typo.suggest}'?\n`,
+    );
+  }
+  return { names, columns, warnings, typos };
+}
