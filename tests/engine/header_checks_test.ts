@@ -20,9 +20,9 @@ Deno.test("duplicate headers warn once with every column; the rightmost one is r
 });
 
 Deno.test("a reference one edit away from a real column is reported as a typo", () => {
-  const c = checkHeader(["Amount", "Date"], plan, "d.csv");
+  const c = checkHeader(["amount", "Date"], plan, "d.csv");
   assert.deepEqual(c.typos, [
-    "warning: unknown field 'Amout' referenced in input_schema of 'd.csv' — did you mean 'Amount'?\n",
+    "warning: unknown field 'Amout' referenced in input_schema of 'd.csv' — did you mean 'amount'?\n",
   ]);
   assert.deepEqual(checkHeader(["Amout", "amount", "Date"], plan, "d.csv").typos, []);
 });
