@@ -12,7 +12,7 @@
 import { ExprError } from "../lang/mod.ts";
 import { CsvRecordTooLongError } from "../formats/csv_reader.ts";
 import { JsonInputError } from "../formats/json_input.ts";
-import { type DateRange, extractDateRange } from "./date_range.ts";
+import { type DateRange, extractDateRange, UncomparableDateError } from "./date_range.ts";
 import { checkHeader } from "./header_checks.ts";
 import type { EngineFs, Reporter, StagedOutput } from "./host.ts";
 import type { TemplatePlan } from "./plan.ts";
@@ -298,6 +298,7 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
   } catch (err) {
     if (output !== null) await output.abort();
     if (err instanceof CsvRecordTooLongError) throw new FileFatal(`fatal error: ${err.message}\n`);
+    if (err instanceof UncomparableDateError) throw new FileFatal(`fatal error: ${err.message}\n`);
     if (err instanceof BlockError && err.fatal) throw new FileFatal(`fatal error: ${err.message}\n`);
     if (err instanceof JsonInputError) throw new FileFatal(`fatal error: '${filename}': ${err.message}\n`);
     if (err instanceof ExprError) {

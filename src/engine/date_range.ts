@@ -61,10 +61,47 @@ export function extractDateRange(stem: string): DateRange {
 
 /**
  * True when `date` falls outside `[min, max]` by a lexical compare of its first 10 characters.
- * Values shorter than 10 characters (an empty `$date` after an expression error) are never filtered.
+ * Call {@link requireComparableDate} first: a `$date` shorter than 10 characters cannot be placed and is
+ * reported here as inside the range.
  */
 export function outsideRange(date: string, min: string, max: string): boolean {
   if (date.length < 10) return false;
   const day = date.length === 10 ? date : date.slice(0, 10);
   return (min !== "" && day < min) || (max !== "" && day > max);
+}
+
+/**
+ * A live filename date filter met a `$date` it cannot compare (shorter than `YYYY-MM-DD`). bxp stops the run:
+ * letting such rows through would make a filter the user asked for silently do nothing.
+ */
+export class UncomparableDateError extends Error {
+  constructor(template: string, file: string, recordNum: number, date: string, min: string, max: string) {
+    super(
+      `template '${template}': '${file}' record ${recordNum}: date_filter_from_filename is on, but $date is ` +
+        `'${date}' — too short to compare against the filename's range ${min}..${max}, so this row can be ` +
+        `neither kept nor filtered out. Check the $date expression: a [Column] the file does not have ` +
+        `evaluates to empty`,
+    );
+    this.name = "UncomparableDateError";
+  }
+}
+
+/**
+ * Throws {@link UncomparableDateError} when a range is in force (`min` or `max` set) and `date` is too short
+ * to compare. Without a range (no `YYYY-MM-DD_YYYY-MM-DD` in the file name) every `$date` is acceptable.
+ *
+ * @example
+ * ```ts
+ * import { requireComparableDate } from "./date_range.ts";
+ * requireComparableDate("", "", "", { template: "t", file: "f", recordNum: 1 }); // fine: no range
+ * ```
+ */
+export function requireComparableDate(
+  date: string,
+  min: string,
+  max: string,
+  where: { template: string; file: string; recordNum: number },
+): void {
+  if ((min === "" && max === "") || date.length >= 10) return;
+  throw new UncomparableDateError(where.template, where.file, where.recordNum, date, min, max);
 }

@@ -11,7 +11,7 @@
  */
 
 import { type EvalContext, ExprError } from "../lang/mod.ts";
-import { outsideRange } from "./date_range.ts";
+import { outsideRange, requireComparableDate } from "./date_range.ts";
 import type { PlannedVar, TemplatePlan } from "./plan.ts";
 import type { RowWriter, TraceSink } from "./sinks.ts";
 
@@ -92,6 +92,7 @@ export class RowEvaluator {
       } catch (err) {
         errorParts(err);
       }
+      this.#requireComparable(date, recordNum);
       if (outsideRange(date, this.#opts.dateMin, this.#opts.dateMax)) {
         trace.filteredRow(locator, FILTER_DATE);
         return;
@@ -126,6 +127,7 @@ export class RowEvaluator {
       for (const row of rule.rows) {
         for (let i = 0; i < base.length; i++) merged[i] = base[i];
         this.#applyOverrides(row, merged, locator);
+        if (this.#filterDates) this.#requireComparable(merged[plan.dateSlot], recordNum);
         if (
           this.#filterDates && outsideRange(merged[plan.dateSlot], this.#opts.dateMin, this.#opts.dateMax)
         ) {
@@ -142,6 +144,15 @@ export class RowEvaluator {
       this.#sinks.debug(this.#unmatchedDump(fields));
     }
     if (!emitted) trace.filteredRow(locator, matched >= 0 ? "rule_skip" : "no_rule_match");
+  }
+
+  /** A live date filter that cannot place a row stops the run (bxp's `requireComparableDate`). */
+  #requireComparable(date: string, recordNum: number): void {
+    requireComparableDate(date, this.#opts.dateMin, this.#opts.dateMax, {
+      template: this.#plan.template.id,
+      file: this.#ctx.filename,
+      recordNum,
+    });
   }
 
   #evalInputSchema(fields: readonly string[], locator: number, skip: ReadonlySet<string> | null): void {

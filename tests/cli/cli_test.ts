@@ -246,3 +246,44 @@ Deno.test("an output name that would leave the data folder is refused and nothin
     config,
   );
 });
+
+Deno.test("a filename date range that meets an empty $date stops the run (serial and in blocks)", async (t) => {
+  const config = `{conversion_templates: {t: {
+    data_dir: "in", file_pattern_in: ".csv", file_pattern_out: ".converted", date_filter_from_filename: true,
+    input_schema: { $date: "[Paid]", $who: "[Payee]" },
+    row_rules: [{ when: "1 = 1", rows: [{}] }],
+    output_schema: { date: "$date", who: "$who" },
+  }}}`;
+  // Many good rows first so the blank one lands in a later block when the file is split.
+  const good = Array.from(
+    { length: 40 },
+    (_, i) => `2032-01-${String(1 + (i % 28)).padStart(2, "0")},p${i}\n`,
+  );
+  const input = "Paid,Payee\n" + good.join("") + ",nobody\n";
+  const modes: [string, Record<string, string>][] = [
+    ["serial", { BXP_WORKERS: "0" }],
+    ["blocks", { BXP_WORKERS: "2", BXP_PARALLEL_MIN_BYTES: "0", BXP_BLOCK_BYTES: "64" }],
+  ];
+  for (const [mode, env] of modes) {
+    await t.step(mode, async () => {
+      const dir = await Deno.makeTempDir({ prefix: "bxp-cli-" });
+      try {
+        await Deno.mkdir(join(dir, "in"));
+        await Deno.writeTextFile(join(dir, "in", "stmt_2032-01-01_2032-01-31.csv"), input);
+        await Deno.writeTextFile(join(dir, "bxp-cli.json"), config);
+        const res = await runBxpCli([], { cwd: dir, env });
+        assert.equal(res.code, 1, res.stderr);
+        const fatal = res.stderr.split("\n").filter((l) => l.startsWith("fatal error:"));
+        assert.deepEqual(fatal, [
+          "fatal error: template 't': 'stmt_2032-01-01_2032-01-31' record 41: date_filter_from_filename is on, " +
+          "but $date is '' — too short to compare against the filename's range 2032-01-01..2032-01-31, so this " +
+          "row can be neither kept nor filtered out. Check the $date expression: a [Column] the file does not " +
+          "have evaluates to empty",
+        ]);
+        assert.deepEqual(listing(join(dir, "in")), ["stmt_2032-01-01_2032-01-31.csv"], "no partial output");
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  }
+});

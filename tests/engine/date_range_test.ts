@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { extractDateRange, outsideRange } from "../../src/engine/date_range.ts";
+import {
+  extractDateRange,
+  outsideRange,
+  requireComparableDate,
+  UncomparableDateError,
+} from "../../src/engine/date_range.ts";
 
 Deno.test("a YYYY-MM-DD_YYYY-MM-DD range is found anywhere in the stem", () => {
   assert.deepEqual(extractDateRange("2026-01-01_2026-03-31"), {
@@ -29,4 +34,22 @@ Deno.test("rows are compared on the first ten characters; short values are never
   // Non-ISO text is compared as text too (bxp documents the mis-filtering: normalise $date first).
   assert.equal(outsideRange("31.12.2023", "2024-01-01", "2024-12-31"), true);
   assert.equal(outsideRange("15.06.2024", "01.01.2024", "31.12.2024"), false);
+});
+
+Deno.test("a live range needs a $date of at least ten characters; no range accepts anything", () => {
+  const where = { template: "bank", file: "stmt_2031-05-01_2031-05-31", recordNum: 7 };
+  requireComparableDate("2031-05-02", "2031-05-01", "2031-05-31", where);
+  requireComparableDate("2031-05-02 08:15", "2031-05-01", "2031-05-31", where);
+  requireComparableDate("", "", "", where);
+  requireComparableDate("n/a", "", "", where);
+  for (const short of ["", "2031-05-2", "n/a"]) {
+    assert.throws(
+      () => requireComparableDate(short, "2031-05-01", "2031-05-31", where),
+      (err: unknown) =>
+        err instanceof UncomparableDateError &&
+        err.message.startsWith(`template 'bank': 'stmt_2031-05-01_2031-05-31' record 7: `) &&
+        err.message.includes(`$date is '${short}'`) && err.message.includes("range 2031-05-01..2031-05-31"),
+      JSON.stringify(short),
+    );
+  }
 });

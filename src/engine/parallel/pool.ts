@@ -15,7 +15,10 @@
 import type { BlockJob, BlockResult, FileContext, WorkerRequest, WorkerResponse } from "./protocol.ts";
 import { BlockSession } from "./block_eval.ts";
 
-/** A worker failed on a block; `fatal` marks a data problem the run must report (a line too long). */
+/**
+ * A worker failed on a block; `fatal` marks a data problem the run must report (a line too long, a `$date`
+ * the filename filter cannot compare).
+ */
 export class BlockError extends Error {
   readonly fatal: boolean;
   constructor(message: string, fatal: boolean) {
@@ -73,7 +76,8 @@ class LocalSlot {
         item.done.reject(
           new BlockError(
             (err as Error).message,
-            err instanceof Error && err.name === "CsvRecordTooLongError",
+            err instanceof Error &&
+              (err.name === "CsvRecordTooLongError" || err.name === "UncomparableDateError"),
           ),
         );
       }

@@ -7,6 +7,7 @@
 /// <reference lib="deno.worker" />
 
 import { CsvRecordTooLongError } from "../../formats/csv_reader.ts";
+import { UncomparableDateError } from "../date_range.ts";
 import { BlockSession } from "./block_eval.ts";
 import type { WorkerRequest, WorkerResponse } from "./protocol.ts";
 
@@ -33,7 +34,7 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
       type: "error",
       id: msg.id,
       message: err instanceof Error ? err.message : String(err),
-      fatal: err instanceof CsvRecordTooLongError,
+      fatal: err instanceof CsvRecordTooLongError || err instanceof UncomparableDateError,
     };
   }
   self.postMessage(reply);
