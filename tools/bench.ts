@@ -9,6 +9,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ENTRY_MODULES, entryPointFlags } from "../src/distribution/entry_points.ts";
 import { benchOutputColumns } from "./bench/config.ts";
@@ -40,7 +41,7 @@ import {
   renderReport,
 } from "./bench/report.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
+const ROOT = fileURLToPath(new URL("../", import.meta.url)).replace(/\/$/, "");
 const BENCH_DIR = `${ROOT}/.bench`;
 const RUN_TIMEOUT_MS = 600_000;
 /**

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { ENTRY_MODULES, type EntryPoint, entryPointFlags } from "../../src/distribution/entry_points.ts";
 
 /** The repository root. */
@@ -27,7 +28,7 @@ export function entryArgs(entry: EntryPoint, args: readonly string[] = []): stri
   return [
     "run",
     ...entryPointFlags(denoJson, entry),
-    new URL(ENTRY_MODULES[entry], REPO_ROOT).pathname,
+    fileURLToPath(new URL(ENTRY_MODULES[entry], REPO_ROOT)),
     ...args,
   ];
 }

@@ -1,5 +1,6 @@
 /** The human trace view: a real bxp-cli trace printed frame by frame and summarised. */
 
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT, runBxpCli } from "../_support/processes.ts";
@@ -10,7 +11,7 @@ async function view(args: string[]): Promise<{ code: number; out: string; err: s
       "run",
       "--no-prompt",
       "--allow-read",
-      new URL("src/cli/bxtb_view.ts", REPO_ROOT).pathname,
+      fileURLToPath(new URL("src/cli/bxtb_view.ts", REPO_ROOT)),
       ...args,
     ],
     stdout: "piped",

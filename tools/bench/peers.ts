@@ -8,6 +8,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { type BenchMode, COMPUTED_EXPRESSIONS } from "./config.ts";
 import type { RunSpec } from "./measure.ts";
 
@@ -88,7 +89,7 @@ async function findDuckDb(benchDir: string): Promise<Peer | MissingPeer> {
       reason: "@duckdb/node-api not installed under .bench/ (deno task bench:setup installs it)",
     };
   }
-  const script = new URL("./duckdb_peer.mjs", import.meta.url).pathname;
+  const script = fileURLToPath(new URL("./duckdb_peer.mjs", import.meta.url));
   return {
     name,
     version: `node-api ${version} (Node ${nodeVersion})`,

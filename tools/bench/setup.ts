@@ -5,10 +5,12 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
+
 /** The DuckDB Node API release the bench is written against. */
 export const DUCKDB_NODE_API = "@duckdb/node-api@1.5.6-r.1";
 
-const BENCH_DIR = new URL("../../.bench/", import.meta.url).pathname;
+const BENCH_DIR = fileURLToPath(new URL("../../.bench/", import.meta.url));
 
 async function succeeds(cmd: string, args: string[], quiet = true): Promise<boolean> {
   try {

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { serveStdio } from "../../../src/mcp/protocol/mod.ts";
 import {
@@ -304,7 +305,7 @@ const fixture = new URL("./fixtures/stdio_server.ts", import.meta.url);
 
 Deno.test("a real process over pipes: pure stdout, answers, and a prompt exit on stdin EOF", async () => {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", fixture.pathname],
+    args: ["run", "--no-prompt", fileURLToPath(fixture)],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

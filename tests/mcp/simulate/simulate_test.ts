@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type ToolCall, toolFailure } from "../../../src/mcp/protocol/mod.ts";
@@ -12,7 +13,7 @@ import { denoCliHost } from "../../../src/mcp/simulate/bxp_cli.ts";
 import { CONFORMANCE_DIR } from "../../_support/processes.ts";
 import { processAlive } from "../_support/server_process.ts";
 
-const FAKE_CLI = new URL("./fixtures/fake_cli.ts", import.meta.url).pathname;
+const FAKE_CLI = fileURLToPath(new URL("./fixtures/fake_cli.ts", import.meta.url));
 
 interface FakeCall extends ToolCall {
   steps: [number, number | undefined, string | undefined][];
