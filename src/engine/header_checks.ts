@@ -12,8 +12,23 @@
 import { firstTypo } from "./field_check.ts";
 import { planSources, type TemplatePlan } from "./plan.ts";
 
-/** bxp's ceiling on header columns; wider headers are truncated with a warning. */
+/** bxp's ceiling on CSV columns: a wider header is truncated with a warning, a wider data row silently. */
 export const MAX_COLUMNS = 16384;
+
+/**
+ * Drops the fields of a CSV data record beyond {@link MAX_COLUMNS}, in place, as bxp does (without a
+ * warning: only the header's overflow is reported). Returns the same array.
+ *
+ * @example
+ * ```ts
+ * import { capDataFields, MAX_COLUMNS } from "./header_checks.ts";
+ * capDataFields(new Array(MAX_COLUMNS + 5).fill("x")).length; // 16384
+ * ```
+ */
+export function capDataFields(fields: string[]): string[] {
+  if (fields.length > MAX_COLUMNS) fields.length = MAX_COLUMNS;
+  return fields;
+}
 
 /** The usable header and the warnings it raises; each entry of `warnings` counts as one warning. */
 export interface HeaderCheck {

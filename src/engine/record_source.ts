@@ -22,6 +22,7 @@ import {
 } from "../formats/json_input.ts";
 import type { TemplateConfig } from "../config/model.ts";
 import type { EngineFs } from "./host.ts";
+import { capDataFields } from "./header_checks.ts";
 
 /** The header of an input: column names (empty for headerless CSV). */
 export interface InputHeader {
@@ -120,7 +121,7 @@ export class CsvRecordSource implements RecordSource {
       seen++;
       if (seen <= skip) return;
       if (parser.lastRecordUnbalanced) unbalanced++; // bxp counts body records only
-      onRecord(fields, offset);
+      onRecord(capDataFields(fields), offset);
     });
     for await (const chunk of this.#fs.readChunks(this.#path, { reuseBuffers: true })) {
       parser.push(chunk);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../../src/config/model.ts";
-import { checkHeader } from "../../src/engine/header_checks.ts";
+import { capDataFields, checkHeader, MAX_COLUMNS } from "../../src/engine/header_checks.ts";
 import { planTemplate } from "../../src/engine/plan.ts";
 
 const cfg = loadConfig(
@@ -32,4 +32,15 @@ Deno.test("headers past the column ceiling are cut with a warning", () => {
   const c = checkHeader(wide, plan, "w.csv");
   assert.equal(c.names.length, 16384);
   assert.match(c.warnings[0], /more than 16384 columns/);
+});
+
+Deno.test("capDataFields drops data fields past the column ceiling and leaves narrower rows alone", () => {
+  const wide = Array.from({ length: MAX_COLUMNS + 2 }, (_, i) => `f${i}`);
+  const capped = capDataFields(wide);
+  assert.equal(capped, wide, "trimmed in place");
+  assert.equal(capped.length, MAX_COLUMNS);
+  assert.equal(capped[MAX_COLUMNS - 1], `f${MAX_COLUMNS - 1}`);
+  const exact = new Array(MAX_COLUMNS).fill("x");
+  assert.equal(capDataFields(exact).length, MAX_COLUMNS);
+  assert.deepEqual(capDataFields(["a", "b"]), ["a", "b"]);
 });

@@ -15,6 +15,7 @@ import { CsvWriter } from "../../formats/csv_writer.ts";
 import { jsonObjectText } from "../../formats/json_output.ts";
 import { BxtbWriter } from "../../trace/bxtb.ts";
 import { newEvalContext } from "../context.ts";
+import { capDataFields } from "../header_checks.ts";
 import { planTemplate, type TemplatePlan } from "../plan.ts";
 import { PrePassCollector } from "../prepass.ts";
 import { RowEvaluator } from "../row_eval.ts";
@@ -125,7 +126,7 @@ export class BlockSession {
     let onRecord: (fields: string[], offset: number) => void;
     const parser = new CsvParser(
       { delimiter: t.csvDelimiterIn, quote: t.csvTextQuoteIn, encoding: t.csvInputEncoding },
-      (fields, offset) => onRecord(fields, offset),
+      (fields, offset) => onRecord(capDataFields(fields), offset),
       { sourceName: c.sourceName, baseOffset: job.baseOffset, skipBom: false },
     );
     let n = job.baseRecord;
