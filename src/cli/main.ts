@@ -102,7 +102,7 @@ async function run(
   out: CliReporter,
   trace: TraceSink,
   parallel: ParallelOptions | null,
-): Promise<{ overall: SectionStats; templates: TemplateSummary[] }> {
+): Promise<{ overall: SectionStats; templates: TemplateSummary[]; aborted: boolean }> {
   const started = performance.now();
   const env = {
     reporter: out,
@@ -119,7 +119,7 @@ async function run(
     overall.hasFatal = true;
     overall.timeMs = performance.now() - started;
     reportOverall(env, overall);
-    return { overall, templates: [] };
+    return { overall, templates: [], aborted: true };
   };
 
   if (!isSafeCliPath(o.config)) {
@@ -215,12 +215,19 @@ async function main(): Promise<number> {
   } finally {
     workers.close();
   }
-  const { overall, templates } = result;
+  const { overall, templates, aborted } = result;
   out.flushDebug();
   const code = exitCodeOf(overall);
   trace.done(code);
   await traceOut?.close();
-  if (o.debugJson) out.stdout(debugJsonDocument(templates, overall, out.messages, false));
+  if (o.debugJson) {
+    // bxp's early-exit document: no per-template entries, an overall that only says "fatal".
+    out.stdout(
+      aborted
+        ? debugJsonDocument([], { ...newStats(), hasFatal: true }, out.messages, true)
+        : debugJsonDocument(templates, overall, out.messages, false),
+    );
+  }
   return code;
 }
 

@@ -43,6 +43,12 @@ export interface TemplateSummary {
 export interface RunResult {
   overall: SectionStats;
   templates: TemplateSummary[];
+  /**
+   * The run was cut short by a fatal error (bxp's `error.Fatal` leaving `run()`): `--debug=json` then
+   * reports `fatal: true` with no per-template entries. A template whose data folder is missing is an
+   * error without aborting: the run goes on and this stays false.
+   */
+  aborted: boolean;
 }
 
 /** A section's counters in the `--debug=json` shape. */
@@ -69,10 +75,10 @@ export async function runConversion(req: RunRequest, env: RunEnv): Promise<RunRe
   const started = env.now();
   const overall = newStats();
   const templates: TemplateSummary[] = [];
-  const done = (): RunResult => {
+  const done = (aborted = false): RunResult => {
     overall.timeMs = env.now() - started;
     reportOverall(env, overall);
-    return { overall, templates };
+    return { overall, templates, aborted };
   };
 
   let chosen = req.config.templates;
@@ -81,7 +87,7 @@ export async function runConversion(req: RunRequest, env: RunEnv): Promise<RunRe
     if (chosen.length === 0) {
       env.reporter.fatal(`error: template '${req.templateId}' is not defined in ${req.configLabel}\n`);
       overall.hasFatal = true;
-      return done();
+      return done(true);
     }
   }
   const selected: SelectedTemplate[] = chosen.map((template) => ({
@@ -97,22 +103,27 @@ export async function runConversion(req: RunRequest, env: RunEnv): Promise<RunRe
       if (!(err instanceof ExprError)) throw err;
       env.reporter.fatal(`error: template '${s.template.id}': ${err.error}: ${err.detail}\n`);
       overall.hasFatal = true;
-      return done();
+      return done(true);
     }
   }
 
   for (const pass of [unpackZips, extractSheets]) {
     const stats = await pass(selected, env);
     mergeStats(overall, stats);
-    if (stats.hasFatal) return done();
+    if (stats.hasFatal) return done(true);
   }
 
   for (let i = 0; i < plans.length; i++) {
     const { stats, stopped } = await convertTemplate(plans[i], selected[i].dir, env);
+    if (stopped) {
+      // bxp's fatal leaves the template loop and the run at once: no template summary, no overall summary.
+      mergeStats(overall, stats);
+      overall.timeMs = env.now() - started;
+      return { overall, templates, aborted: true };
+    }
     env.reporter.info(summaryLine(stats) + "\n");
     templates.push(templateSummary(plans[i].template.id, stats));
     mergeStats(overall, stats);
-    if (stopped) break;
   }
   return done();
 }

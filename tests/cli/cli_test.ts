@@ -287,3 +287,111 @@ Deno.test("a filename date range that meets an empty $date stops the run (serial
     });
   }
 });
+
+Deno.test("a fatal inside a template ends the run at once: no summary lines, a fatal --debug=json document", async (t) => {
+  // Two templates; the first one's $date names a column the export lacks while its filename declares a range.
+  const config = `{conversion_templates: {
+    first: {
+      data_dir: "in", file_pattern_in: ".csv", file_pattern_out: ".converted", date_filter_from_filename: true,
+      input_schema: { $date: "[Booked]", $who: "[Payee]" },
+      row_rules: [{ when: "1 = 1", rows: [{}] }],
+      output_schema: { date: "$date", who: "$who" },
+    },
+    second: {
+      data_dir: "in", file_pattern_in: ".csv", file_pattern_out: ".second",
+      input_schema: { $who: "[Payee]" },
+      row_rules: [{ when: "1 = 1", rows: [{}] }],
+      output_schema: { who: "$who" },
+    },
+  }}`;
+  const dir = await Deno.makeTempDir({ prefix: "bxp-cli-" });
+  try {
+    await Deno.mkdir(join(dir, "in"));
+    await Deno.writeTextFile(
+      join(dir, "in", "pay_2030-05-01_2030-05-31.csv"),
+      "Paid,Payee\n2030-05-02,ann\n",
+    );
+    await Deno.writeTextFile(join(dir, "bxp-cli.json"), config);
+
+    await t.step("human output", async () => {
+      const res = await runBxpCli([], { cwd: dir });
+      assert.equal(res.code, 1, res.stderr);
+      assert.match(res.stderr, /fatal error: template 'first': 'pay_2030-05-01_2030-05-31' record 1: /);
+      assert.doesNotMatch(res.text, /summary/, "neither the template summary nor the overall summary");
+      assert.doesNotMatch(res.text, /=== template: second ===/, "later templates do not run");
+      assert.deepEqual(listing(join(dir, "in")), ["pay_2030-05-01_2030-05-31.csv"]);
+    });
+
+    await t.step("--debug=json", async () => {
+      const res = await runBxpCli(["--debug=json"], { cwd: dir });
+      assert.equal(res.code, 1);
+      const doc = JSON.parse(res.text);
+      assert.equal(doc.fatal, true);
+      assert.deepEqual(doc.templates, []);
+      assert.deepEqual(
+        [
+          doc.overall.files,
+          doc.overall.rows_in,
+          doc.overall.rows_out,
+          doc.overall.warnings,
+          doc.overall.errors,
+        ],
+        [0, 0, 0, 0, 1],
+      );
+      assert.ok(
+        doc.messages.some((m: string) => m.includes("too short to compare")),
+        doc.messages.join("\n"),
+      );
+    });
+
+    await t.step("a missing data folder is an error that does not abort", async () => {
+      const missing = config.replace(
+        'data_dir: "in", file_pattern_in: ".csv", file_pattern_out: ".converted"',
+        'data_dir: "nowhere", file_pattern_in: ".csv", file_pattern_out: ".converted"',
+      );
+      await Deno.writeTextFile(join(dir, "bxp-cli.json"), missing);
+      const res = await runBxpCli(["--debug=json"], { cwd: dir });
+      assert.equal(res.code, 1);
+      const doc = JSON.parse(res.text);
+      assert.equal(doc.fatal, false);
+      assert.deepEqual(doc.templates.map((x: { id: string; errors: number }) => [x.id, x.errors]), [
+        ["first", 1],
+        ["second", 0],
+      ]);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("data fields past bxp's 16384-column ceiling are dropped (serial and in blocks)", async (t) => {
+  const width = 16384 + 3;
+  const header = Array.from({ length: width }, (_, i) => `c${i + 1}`).join(",");
+  const row = Array.from({ length: width }, (_, i) => `v${i + 1}`).join(",");
+  const config = `{conversion_templates: {t: {
+    data_dir: "in", file_pattern_in: ".csv", file_pattern_out: ".converted",
+    input_schema: { $last: "FIELDS(16384)", $over: "FIELDS(16385)" },
+    row_rules: [{ when: "1 = 1", rows: [{}] }],
+    output_schema: { last: "$last", over: "$over" },
+  }}}`;
+  const modes: [string, Record<string, string>][] = [
+    ["serial", { BXP_WORKERS: "0" }],
+    ["blocks", { BXP_WORKERS: "2", BXP_PARALLEL_MIN_BYTES: "0", BXP_BLOCK_BYTES: "64" }],
+  ];
+  for (const [mode, env] of modes) {
+    await t.step(mode, () =>
+      withWorkspace(
+        async (dir) => {
+          const res = await runBxpCli([], { cwd: dir, env });
+          assert.equal(res.code, 2, res.stderr); // the header's overflow is a warning
+          assert.match(res.stderr, /'data\.csv' has more than 16384 columns; extra columns are ignored/);
+          assert.equal(
+            await Deno.readTextFile(join(dir, "in", "data.converted")),
+            "last,over\nv16384,\nv16384,\n",
+          );
+        },
+        `${header}\n${row}\n${row}\n`,
+        config,
+      ));
+  }
+});
