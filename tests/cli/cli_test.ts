@@ -395,3 +395,14 @@ Deno.test("data fields past bxp's 16384-column ceiling are dropped (serial and i
       ));
   }
 });
+
+Deno.test("--debug=json after a fatal before any template ran: fatal document with the reason", () =>
+  withWorkspace(async (dir) => {
+    const res = await runBxpCli(["--debug=json", "--template", "nope"], { cwd: dir });
+    assert.equal(res.code, 1);
+    const doc = JSON.parse(res.text);
+    assert.equal(doc.fatal, true);
+    assert.deepEqual(doc.templates, []);
+    assert.equal(doc.overall.errors, 1);
+    assert.ok(doc.messages.some((m: string) => m.includes("template 'nope' is not defined")), doc.messages);
+  }));
