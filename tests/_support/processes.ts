@@ -10,16 +10,7 @@ import { ENTRY_MODULES, type EntryPoint, entryPointFlags } from "../../src/distr
 /** The repository root. */
 export const REPO_ROOT = new URL("../../", import.meta.url);
 
-/** `../shared/conformance/` beside the repository, or null when this checkout has no such sibling. */
-export const CONFORMANCE_DIR: URL | null = (() => {
-  const url = new URL("../shared/conformance/", REPO_ROOT);
-  try {
-    Deno.statSync(url);
-    return url;
-  } catch {
-    return null;
-  }
-})();
+export { CONFORMANCE_DIR } from "./conformance.ts";
 
 const denoJson = Deno.readTextFileSync(new URL("deno.json", REPO_ROOT));
 

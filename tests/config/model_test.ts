@@ -1,3 +1,4 @@
+import { NEEDS_CONFORMANCE } from "../_support/conformance.ts";
 import assert from "node:assert/strict";
 import { bxpCliLine, formatDiagnostic, loadConfig } from "../../src/config/model.ts";
 import { annotateConfig } from "../../src/inspect/annotate.ts";
@@ -18,20 +19,24 @@ function sampleConfigs(): { name: string; text: string }[] {
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-Deno.test("model: every conformance sample.json validates (annotate exit 0) and loads", () => {
-  const samples = sampleConfigs();
-  assert.ok(samples.length >= 20);
-  for (const { name, text } of samples) {
-    const annotated = annotateConfig(text, name);
-    assert.equal(annotated.exitCode, 0, `${name}: ${annotated.json.match(/"\$err_\d+":\{[^}]*\}/g)}`);
-    assert.ok(!annotated.json.includes('"$err_'), name);
-    const { config, diagnostics } = loadConfig(text, name);
-    assert.ok(config, `${name}: ${diagnostics.map((d) => formatDiagnostic(name, d)).join("\n")}`);
-    assert.ok(config.templates.length > 0);
-  }
-});
+Deno.test(
+  "model: every conformance sample.json validates (annotate exit 0) and loads",
+  NEEDS_CONFORMANCE,
+  () => {
+    const samples = sampleConfigs();
+    assert.ok(samples.length >= 20);
+    for (const { name, text } of samples) {
+      const annotated = annotateConfig(text, name);
+      assert.equal(annotated.exitCode, 0, `${name}: ${annotated.json.match(/"\$err_\d+":\{[^}]*\}/g)}`);
+      assert.ok(!annotated.json.includes('"$err_'), name);
+      const { config, diagnostics } = loadConfig(text, name);
+      assert.ok(config, `${name}: ${diagnostics.map((d) => formatDiagnostic(name, d)).join("\n")}`);
+      assert.ok(config.templates.length > 0);
+    }
+  },
+);
 
-Deno.test("model: defaults applied and declaration order kept (trading212)", () => {
+Deno.test("model: defaults applied and declaration order kept (trading212)", NEEDS_CONFORMANCE, () => {
   const text = Deno.readTextFileSync(new URL("datasets/trading212_to_wealthfolio/sample.json", CONFORMANCE));
   const { config } = loadConfig(text, "sample.json");
   assert.ok(config);
@@ -49,7 +54,7 @@ Deno.test("model: defaults applied and declaration order kept (trading212)", () 
   assert.ok(t.rowRules && t.rowRules.length > 5);
 });
 
-Deno.test("model: xlsx_sheet, zip_input, legacy and named pre_pass blocks", () => {
+Deno.test("model: xlsx_sheet, zip_input, legacy and named pre_pass blocks", NEEDS_CONFORMANCE, () => {
   const xtb = Deno.readTextFileSync(new URL("datasets/xtb1_cash_to_wealthfolio/sample.json", CONFORMANCE));
   const x = loadConfig(xtb, "x").config?.templates[0];
   assert.ok(x?.xlsxSheet && x.xlsxSheet.headerRow >= 1);

@@ -1,3 +1,4 @@
+import { NEEDS_CONFORMANCE } from "../_support/conformance.ts";
 import assert from "node:assert/strict";
 import {
   type CsvDialect,
@@ -58,7 +59,7 @@ const SPLIT_INPUTS: { name: string; bytes: Uint8Array; dialect: CsvDialect }[] =
   },
 ];
 
-Deno.test("every split point gives the same records as one push", async () => {
+Deno.test("every split point gives the same records as one push", NEEDS_CONFORMANCE, async () => {
   const ruian = await Deno.readFile(new URL("datasets/ruian_zip_demo/obec_A.csv", CONFORMANCE));
   const inputs = [
     ...SPLIT_INPUTS,
@@ -192,7 +193,7 @@ Deno.test("a UTF-8 BOM is skipped once, whatever the encoding", () => {
   assert.deepEqual(short.records, [{ fields: ["B"], offset: 3, line: 1 }]);
 });
 
-Deno.test("Windows-1250 obec_A.csv decodes to the expected Czech text", async () => {
+Deno.test("Windows-1250 obec_A.csv decodes to the expected Czech text", NEEDS_CONFORMANCE, async () => {
   const bytes = await Deno.readFile(new URL("datasets/ruian_zip_demo/obec_A.csv", CONFORMANCE));
   const { records, unbalancedQuotes } = parseCsvBytes(bytes, {
     delimiter: ";",

@@ -3,6 +3,7 @@
  * the named error.
  */
 
+import { NEEDS_CONFORMANCE } from "../_support/conformance.ts";
 import assert from "node:assert/strict";
 import { validateExpression } from "../../src/lang/mod.ts";
 
@@ -27,7 +28,7 @@ function readCorpus(): Case[] {
   return cases;
 }
 
-Deno.test("expression corpus", async (t) => {
+Deno.test("expression corpus", NEEDS_CONFORMANCE, async (t) => {
   const cases = readCorpus();
   assert.ok(cases.length >= 200, `corpus looks truncated: ${cases.length} cases`);
   for (const c of cases) {
