@@ -30,6 +30,7 @@
  */
 
 import { createDecoder, type EncodingName, isSingleByte, requireEncoding } from "./encoding.ts";
+import { GrowableBytes } from "../util/bytes.ts";
 
 /** How text fields are quoted (`csv_text_quote_in` / `csv_text_quote_out`). */
 export type QuoteMode = "none" | "single" | "double";
@@ -231,8 +232,7 @@ export class CsvParser {
   readonly #maxRecordBytes: number;
   readonly #sourceName: string;
 
-  #carry = new Uint8Array(64 * 1024);
-  #carryLen = 0;
+  #carry = new GrowableBytes();
   /** Absolute offset of the next byte not yet turned into lines (start of the carry). */
   #offset = 0;
   #line = 1;
@@ -259,7 +259,7 @@ export class CsvParser {
     if (chunk.length === 0) return;
     if (!this.#bomChecked) {
       this.#appendCarry(chunk);
-      if (this.#carryLen < 3) return;
+      if (this.#carry.length < 3) return;
       const head = this.#takeCarry();
       this.#pushData(this.#skipBom(head));
       return;
@@ -292,7 +292,7 @@ export class CsvParser {
 
   #pushData(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
-    if (this.#carryLen === 0) {
+    if (this.#carry.length === 0) {
       const last = chunk.lastIndexOf(LF);
       if (last < 0) {
         this.#appendCarry(chunk);
@@ -311,9 +311,9 @@ export class CsvParser {
       return;
     }
     this.#appendCarry(chunk.subarray(0, first + 1));
-    const joined = this.#carry.subarray(0, this.#carryLen);
+    const joined = this.#carry.data.subarray(0, this.#carry.length);
     this.#processLines(joined, 0, joined.length);
-    this.#carryLen = 0;
+    this.#carry.length = 0;
     const last = chunk.lastIndexOf(LF);
     if (last > first) this.#processLines(chunk, first + 1, last + 1);
     if (last + 1 < chunk.length) this.#appendCarry(chunk.subarray(last + 1));
@@ -321,27 +321,18 @@ export class CsvParser {
   }
 
   #guard(): void {
-    if (this.#carryLen >= this.#maxRecordBytes) {
+    if (this.#carry.length >= this.#maxRecordBytes) {
       throw new CsvRecordTooLongError(this.#sourceName, this.#maxRecordBytes);
     }
   }
 
   #appendCarry(bytes: Uint8Array): void {
-    const need = this.#carryLen + bytes.length;
-    if (need > this.#carry.length) {
-      let size = this.#carry.length * 2;
-      while (size < need) size *= 2;
-      const grown = new Uint8Array(size);
-      grown.set(this.#carry.subarray(0, this.#carryLen));
-      this.#carry = grown;
-    }
-    this.#carry.set(bytes, this.#carryLen);
-    this.#carryLen = need;
+    this.#carry.append(bytes);
   }
 
   #takeCarry(): Uint8Array {
-    const out = this.#carry.slice(0, this.#carryLen);
-    this.#carryLen = 0;
+    const out = this.#carry.data.slice(0, this.#carry.length);
+    this.#carry.length = 0;
     return out;
   }
 

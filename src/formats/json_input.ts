@@ -20,6 +20,7 @@
  * @module
  */
 
+import { GrowableBytes } from "../util/bytes.ts";
 import { jsonNumberText } from "./number_text.ts";
 
 /** Why a JSON input was refused; `kind` uses bxp's error names. */
@@ -82,8 +83,7 @@ export class JsonArrayParser {
 
   readonly #onRecord: (record: JsonObjectRecord) => void;
   readonly #sourceName: string;
-  #buf = new Uint8Array(64 * 1024);
-  #len = 0;
+  #buf = new GrowableBytes();
   /** Absolute offset of #buf[0]. */
   #base = 0;
   #pos = 0;
@@ -126,36 +126,26 @@ export class JsonArrayParser {
   }
 
   #append(chunk: Uint8Array): void {
-    const need = this.#len + chunk.length;
-    if (need > this.#buf.length) {
-      let size = this.#buf.length * 2;
-      while (size < need) size *= 2;
-      const grown = new Uint8Array(size);
-      grown.set(this.#buf.subarray(0, this.#len));
-      this.#buf = grown;
-    }
-    this.#buf.set(chunk, this.#len);
-    this.#len = need;
+    this.#buf.append(chunk);
   }
 
   #compact(): void {
     const keepFrom = this.#phase === Phase.InElement ? this.#elemStart : this.#pos;
     if (keepFrom === 0) return;
-    this.#buf.copyWithin(0, keepFrom, this.#len);
-    this.#len -= keepFrom;
+    this.#buf.dropFront(keepFrom);
     this.#pos -= keepFrom;
     this.#elemStart -= keepFrom;
     this.#base += keepFrom;
   }
 
   #scan(atEnd: boolean): void {
-    const buf = this.#buf;
-    while (this.#pos < this.#len) {
+    const buf = this.#buf.data;
+    while (this.#pos < this.#buf.length) {
       const c = buf[this.#pos];
       switch (this.#phase) {
         case Phase.Start: {
           if (!this.#bomChecked && this.#base + this.#pos === 0 && c === 0xef) {
-            if (this.#len < 3 && !atEnd) return;
+            if (this.#buf.length < 3 && !atEnd) return;
             if (buf[1] === 0xbb && buf[2] === 0xbf) {
               this.#pos = 3;
               this.#bomChecked = true;
@@ -231,8 +221,8 @@ export class JsonArrayParser {
 
   /** Advance through the current element; false when more input is needed. */
   #scanElement(atEnd: boolean): boolean {
-    const buf = this.#buf;
-    const len = this.#len;
+    const buf = this.#buf.data;
+    const len = this.#buf.length;
     let i = this.#pos;
     if (this.#kind === ElementKind.Scalar) {
       while (i < len) {
@@ -287,7 +277,7 @@ export class JsonArrayParser {
     if (this.#kind !== ElementKind.Object) return; // non-object elements after the first are skipped
     this.#sawObject = true;
     const offset = this.#base + start;
-    const text = utf8.decode(this.#buf.subarray(start, end));
+    const text = utf8.decode(this.#buf.data.subarray(start, end));
     const record = parseObjectText(text, offset, this.#sourceName);
     this.records++;
     this.#onRecord(record);

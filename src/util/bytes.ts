@@ -22,3 +22,45 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/**
+ * A byte array that grows (by doubling) as bytes are appended: the carry-over buffer of the streaming
+ * readers. `data.subarray(0, length)` is the content.
+ *
+ * @example
+ * ```ts
+ * import { GrowableBytes } from "./bytes.ts";
+ * const b = new GrowableBytes(4);
+ * b.append(new Uint8Array([1, 2, 3, 4, 5]));
+ * b.dropFront(2); // content is now [3, 4, 5]
+ * ```
+ */
+export class GrowableBytes {
+  /** The storage; only the first `length` bytes are content. */
+  data: Uint8Array;
+  length = 0;
+
+  constructor(capacity = 64 * 1024) {
+    this.data = new Uint8Array(Math.max(1, capacity));
+  }
+
+  /** Appends `bytes`, growing the storage when needed. */
+  append(bytes: Uint8Array): void {
+    const need = this.length + bytes.length;
+    if (need > this.data.length) {
+      let size = this.data.length * 2;
+      while (size < need) size *= 2;
+      const grown = new Uint8Array(size);
+      grown.set(this.data.subarray(0, this.length));
+      this.data = grown;
+    }
+    this.data.set(bytes, this.length);
+    this.length = need;
+  }
+
+  /** Removes the first `n` bytes of the content. */
+  dropFront(n: number): void {
+    this.data.copyWithin(0, n, this.length);
+    this.length -= n;
+  }
+}

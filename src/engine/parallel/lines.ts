@@ -11,6 +11,8 @@
  * @module
  */
 
+import { GrowableBytes } from "../../util/bytes.ts";
+
 const LF = 10;
 const CR = 13;
 
@@ -56,53 +58,39 @@ export class BlockSplitter {
   readonly #blockSize: number;
   readonly #maxLineBytes: number;
   readonly #onLineTooLong: () => never;
-  #buf: Uint8Array;
-  #len = 0;
+  readonly #buf: GrowableBytes;
 
   constructor(blockSize: number, maxLineBytes: number, onLineTooLong: () => never) {
     this.#blockSize = blockSize;
     this.#maxLineBytes = maxLineBytes;
     this.#onLineTooLong = onLineTooLong;
-    this.#buf = new Uint8Array(blockSize * 2);
+    this.#buf = new GrowableBytes(blockSize * 2);
   }
 
   /** Adds bytes; returns the blocks now complete (each ends with `\n`). */
   push(chunk: Uint8Array): Uint8Array[] {
+    this.#buf.append(chunk);
     const out: Uint8Array[] = [];
-    let at = 0;
-    while (at < chunk.length) {
-      if (this.#len === this.#buf.length) this.#grow();
-      const n = Math.min(chunk.length - at, this.#buf.length - this.#len);
-      this.#buf.set(chunk.subarray(at, at + n), this.#len);
-      this.#len += n;
-      at += n;
-      if (this.#len >= this.#blockSize) {
-        const cut = this.#buf.lastIndexOf(LF, this.#len - 1);
-        if (cut < 0) {
-          if (this.#len > this.#maxLineBytes) this.#onLineTooLong();
-          continue;
-        }
-        out.push(this.#take(cut + 1));
+    while (this.#buf.length >= this.#blockSize) {
+      const content = this.#buf.data.subarray(0, this.#buf.length);
+      // The last line end within two block sizes, else the first one after (a block never splits a line).
+      let cut = content.lastIndexOf(LF, Math.min(content.length, this.#blockSize * 2) - 1);
+      if (cut < 0) cut = content.indexOf(LF, this.#blockSize * 2);
+      if (cut < 0) {
+        if (content.length > this.#maxLineBytes) this.#onLineTooLong();
+        break;
       }
+      out.push(content.slice(0, cut + 1));
+      this.#buf.dropFront(cut + 1);
     }
     return out;
   }
 
   /** The rest (may lack a final `\n`), or null when nothing is left. */
   finish(): Uint8Array | null {
-    return this.#len === 0 ? null : this.#take(this.#len);
-  }
-
-  #take(n: number): Uint8Array {
-    const block = this.#buf.slice(0, n);
-    this.#buf.copyWithin(0, n, this.#len);
-    this.#len -= n;
-    return block;
-  }
-
-  #grow(): void {
-    const bigger = new Uint8Array(this.#buf.length * 2);
-    bigger.set(this.#buf.subarray(0, this.#len));
-    this.#buf = bigger;
+    if (this.#buf.length === 0) return null;
+    const rest = this.#buf.data.slice(0, this.#buf.length);
+    this.#buf.length = 0;
+    return rest;
   }
 }
