@@ -19,10 +19,7 @@ import {
   listTemplates,
   validateExprJson,
 } from "../../inspect/mod.ts";
-import type { McpServer, ToolCall, ToolResult } from "../protocol/mod.ts";
-import type { Simulator } from "../simulate/mod.ts";
-import { CONFIG_MAX_BYTES } from "../../config/json5.ts";
-import { PathGuardError, type ProjectRoot } from "../security/paths.ts";
+import type { McpServer } from "../protocol/mod.ts";
 import {
   checkWriteTarget,
   CONFIG_WRITE_RULES,
@@ -30,139 +27,43 @@ import {
   writeChecked,
   WriteRefusedError,
 } from "../security/safe_write.ts";
-import { batchRequest, rowArgs, stringArg, type ToolArgs } from "./args.ts";
+import { batchRequest } from "./args.ts";
 import {
   BATCH_SCHEMA,
   DOCS_SCHEMA,
   EXPR_OUTCOME_SCHEMA,
-  type JsonSchema,
   NO_ARGUMENTS,
   objectSchema,
-  SIMULATE_SCHEMA,
   stringArrayProp,
   stringProp,
   TEMPLATE_LIST_SCHEMA,
 } from "./schemas.ts";
+import { SIMULATE_TOOL } from "./simulate_tool.ts";
+import {
+  type BxpTool,
+  CONFIG_ARG,
+  configText,
+  isResult,
+  PATH_ARG,
+  READ_ONLY,
+  required,
+  row,
+  ROW_FIELDS,
+  ROW_HEADERS,
+  text,
+  type ToolContext,
+  WRITE_TOOL_NAME,
+  writeRefusal,
+  WRITES_DISABLED,
+} from "./tool_kit.ts";
 
-/** What handlers may use besides their arguments. */
-export interface ToolContext {
-  /** Runs `bxp_simulate`. */
-  simulator: Simulator;
-  /** The fixed project root that `path` / `csv_path` arguments are relative to; null: inline text only. */
-  root: ProjectRoot | null;
-  /** Whether bxp-mcp was started with `--allow-write` (enables `bxp_write_config`). */
-  allowWrite: boolean;
-}
-
-/** Largest CSV file `bxp_simulate` reads through `csv_path` (the same bound as an inline message line). */
-export const CSV_PATH_MAX_BYTES = 16 * 1024 * 1024;
-
-/** The name of the one writing tool. */
-export const WRITE_TOOL_NAME = "bxp_write_config";
-
-/** What a client is told when it calls the writing tool on a server started without `--allow-write`. */
-export const WRITES_DISABLED = "Writes are disabled. Start bxp-mcp with --allow-write (and --root DIR for " +
-  "the project folder) to enable bxp_write_config.";
-
-/** One catalog entry. */
-export interface BxpTool {
-  /** Wire name. */
-  name: string;
-  /** Display name. */
-  title: string;
-  /** What the tool does and answers, for the model. */
-  description: string;
-  /** JSON Schema of the arguments (bxp's names and types). */
-  inputSchema: JsonSchema;
-  /** JSON Schema of the structured answer, where its shape is fixed. */
-  outputSchema?: JsonSchema;
-  /** Whether a single-JSON-object answer is also sent as `structuredContent`. */
-  allowStructured: boolean;
-  /** MCP tool annotations. */
-  annotations: Record<string, boolean>;
-  /** Only listed and callable when bxp-mcp runs with `--allow-write`. */
-  requiresWrite?: boolean;
-  /** The implementation. */
-  run(args: ToolArgs, call: ToolCall, context: ToolContext): ToolResult | Promise<ToolResult>;
-}
-
-const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
-const CONFIG_ARG = stringProp("The full bxp-cli config text (JSON5). Give this or path.");
-const PATH_ARG = stringProp(
-  "Instead of config: the config file's path relative to the project root (bxp-mcp --root), e.g. " +
-    "configs/bank.json5. Read through the root guard: no symlinks, no '..' escapes, at most 1 MiB.",
-);
-const ROW_HEADERS = stringArrayProp('Optional column header names, e.g. ["Price","Qty"].');
-const ROW_FIELDS = stringArrayProp(
-  "Optional field values of the row, parallel to headers; ragged rows are fine.",
-);
-
-/** A required string argument, or the tool failure bxp answers when it is missing. */
-function required(args: ToolArgs, call: ToolCall, name: string): string | ToolResult {
-  return stringArg(args, name) ?? call.fail(`missing '${name}'`);
-}
-
-/** The row arguments, or the tool failure naming the malformed one. */
-function row(args: ToolArgs, call: ToolCall) {
-  try {
-    return rowArgs(args);
-  } catch (error) {
-    return call.fail(error instanceof Error ? error.message : String(error));
-  }
-}
-
-const text = (value: string): ToolResult => ({ text: value });
-
-/** The config text of a call: inline `config`, or the file at `path` read through the root guard. */
-async function configText(
-  args: ToolArgs,
-  call: ToolCall,
-  context: ToolContext,
-): Promise<{ text: string; label: string } | ToolResult> {
-  const inline = stringArg(args, "config");
-  const path = stringArg(args, "path");
-  if (inline !== null && path !== null) return call.fail("give either 'config' or 'path', not both");
-  if (inline !== null) return { text: inline, label: "<config>" };
-  if (path === null) return call.fail("missing 'config'");
-  return await readUnderRoot(
-    call,
-    context,
-    path,
-    (root) =>
-      root.readText(path, { maxBytes: CONFIG_MAX_BYTES, what: "Config" }).then((r) => ({
-        text: r.text,
-        label: r.relative,
-      })),
-  );
-}
-
-/** Run a guarded read; a refusal becomes the tool failure naming the path. */
-async function readUnderRoot<T>(
-  call: ToolCall,
-  context: ToolContext,
-  path: string,
-  read: (root: ProjectRoot) => Promise<T>,
-): Promise<T | ToolResult> {
-  if (context.root === null) return call.fail(`'path' arguments need a project root: ${path.slice(0, 200)}`);
-  try {
-    return await read(context.root);
-  } catch (error) {
-    if (error instanceof PathGuardError) return call.fail(error.message);
-    throw error;
-  }
-}
-
-const isResult = (value: unknown): value is ToolResult =>
-  typeof value === "object" && value !== null && "text" in value && !("label" in value) &&
-  !("bytes" in value);
-
-/** The JSON answer of a refused write (`isError`), naming the stable reason. */
-function writeRefusal(error: WriteRefusedError): ToolResult {
-  return {
-    text: JSON.stringify({ ok: false, refused: error.reason, path: error.path, error: error.message }),
-    isError: true,
-  };
-}
+export {
+  type BxpTool,
+  CSV_PATH_MAX_BYTES,
+  type ToolContext,
+  WRITE_TOOL_NAME,
+  WRITES_DISABLED,
+} from "./tool_kit.ts";
 
 /** The nine tools, in bxp's order. */
 export const BXP_TOOLS: readonly BxpTool[] = [
@@ -335,62 +236,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       return text(fetchTemplate(config.text, id).json);
     },
   },
-  {
-    name: "bxp_simulate",
-    title: "Simulate a conversion",
-    description: "Run a real end-to-end conversion: the config (JSON5) and the input CSV are staged in a " +
-      "scratch workspace and the chosen template runs through bxp-cli. Answers the produced output, " +
-      "input and output record counts, bxp-cli's summary and diagnostics, and a per-row trace from the " +
-      "BXTB sidecar: which input rows were written, filtered (with the reason: rule_skip or " +
-      "no_rule_match) or failed, each with its 1-based input line number. It verifies what bxp_eval and " +
-      "bxp_validate cannot (pre_pass, LOOKUP, row_rules). CSV-input templates only. ok:true means the run " +
-      "took place; read exit_code/status/diagnostics for its outcome (0 ok, 2 warnings, 1 error).",
-    inputSchema: objectSchema({
-      config: CONFIG_ARG,
-      template: stringProp("The id of the conversion template to run."),
-      csv: stringProp("The input CSV text; it becomes the run's only input file. Give this or csv_path."),
-      workspace: stringProp(
-        "Optional scratch workspace id (default: the template id). The same id " +
-          "reuses the same folder, so repeated runs do not litter the temp folder.",
-      ),
-      path: PATH_ARG,
-      csv_path: stringProp(
-        "Instead of csv: an input file's path relative to the project root, staged byte for byte " +
-          "(any encoding the template declares); at most 16 MiB, read through the root guard.",
-      ),
-    }, ["template"]),
-    outputSchema: SIMULATE_SCHEMA,
-    allowStructured: true,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run(args, call, context) {
-      const config = await configText(args, call, context);
-      if (isResult(config)) return config;
-      const template = required(args, call, "template");
-      if (typeof template !== "string") return template;
-      const inline = stringArg(args, "csv");
-      const csvPath = stringArg(args, "csv_path");
-      if (inline !== null && csvPath !== null) return call.fail("give either 'csv' or 'csv_path', not both");
-      let csv: string | Uint8Array;
-      if (inline !== null) {
-        csv = inline;
-      } else if (csvPath !== null) {
-        const read = await readUnderRoot(
-          call,
-          context,
-          csvPath,
-          (root) => root.readFile(csvPath, { maxBytes: CSV_PATH_MAX_BYTES, what: "CSV input" }),
-        );
-        if (isResult(read)) return read;
-        csv = read.bytes;
-      } else {
-        return call.fail("missing 'csv'");
-      }
-      return context.simulator.simulate(
-        { config: config.text, template, csv, workspace: stringArg(args, "workspace") },
-        call,
-      );
-    },
-  },
+  SIMULATE_TOOL,
   {
     name: WRITE_TOOL_NAME,
     title: "Write a config file",

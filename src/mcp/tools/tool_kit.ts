@@ -1,0 +1,139 @@
+/**
+ * What every catalog entry is built from: the entry type, the context handlers get, and the shared
+ * argument helpers (config text from `config` or `path`, guarded reads, required strings).
+ * Tool entries live in their own modules where they are large (see `simulate_tool.ts`); the one table
+ * is `catalog.ts`.
+ *
+ * @module
+ */
+
+import type { ToolCall, ToolResult } from "../protocol/mod.ts";
+import type { Simulator } from "../simulate/mod.ts";
+import { CONFIG_MAX_BYTES } from "../../config/json5.ts";
+import { PathGuardError, type ProjectRoot } from "../security/paths.ts";
+import { WriteRefusedError } from "../security/safe_write.ts";
+import { rowArgs, stringArg, type ToolArgs } from "./args.ts";
+import { type JsonSchema, stringArrayProp, stringProp } from "./schemas.ts";
+
+/** What handlers may use besides their arguments. */
+export interface ToolContext {
+  /** Runs `bxp_simulate`. */
+  simulator: Simulator;
+  /** The fixed project root that `path` / `csv_path` arguments are relative to; null: inline text only. */
+  root: ProjectRoot | null;
+  /** Whether bxp-mcp was started with `--allow-write` (enables `bxp_write_config`). */
+  allowWrite: boolean;
+}
+
+/** Largest CSV file `bxp_simulate` reads through `csv_path` (the same bound as an inline message line). */
+export const CSV_PATH_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The name of the one writing tool. */
+export const WRITE_TOOL_NAME = "bxp_write_config";
+
+/** What a client is told when it calls the writing tool on a server started without `--allow-write`. */
+export const WRITES_DISABLED = "Writes are disabled. Start bxp-mcp with --allow-write (and --root DIR for " +
+  "the project folder) to enable bxp_write_config.";
+
+/** One catalog entry. */
+export interface BxpTool {
+  /** Wire name. */
+  name: string;
+  /** Display name. */
+  title: string;
+  /** What the tool does and answers, for the model. */
+  description: string;
+  /** JSON Schema of the arguments (bxp's names and types). */
+  inputSchema: JsonSchema;
+  /** JSON Schema of the structured answer, where its shape is fixed. */
+  outputSchema?: JsonSchema;
+  /** Whether a single-JSON-object answer is also sent as `structuredContent`. */
+  allowStructured: boolean;
+  /** MCP tool annotations. */
+  annotations: Record<string, boolean>;
+  /** Only listed and callable when bxp-mcp runs with `--allow-write`. */
+  requiresWrite?: boolean;
+  /** The implementation. */
+  run(args: ToolArgs, call: ToolCall, context: ToolContext): ToolResult | Promise<ToolResult>;
+}
+
+/** Annotations of a tool that only reads. */
+export const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
+export const CONFIG_ARG = stringProp("The full bxp-cli config text (JSON5). Give this or path.");
+export const PATH_ARG = stringProp(
+  "Instead of config: the config file's path relative to the project root (bxp-mcp --root), e.g. " +
+    "configs/bank.json5. Read through the root guard: no symlinks, no '..' escapes, at most 1 MiB.",
+);
+export const ROW_HEADERS = stringArrayProp('Optional column header names, e.g. ["Price","Qty"].');
+export const ROW_FIELDS = stringArrayProp(
+  "Optional field values of the row, parallel to headers; ragged rows are fine.",
+);
+
+/** A required string argument, or the tool failure bxp answers when it is missing. */
+export function required(args: ToolArgs, call: ToolCall, name: string): string | ToolResult {
+  return stringArg(args, name) ?? call.fail(`missing '${name}'`);
+}
+
+/** The row arguments, or the tool failure naming the malformed one. */
+export function row(args: ToolArgs, call: ToolCall) {
+  try {
+    return rowArgs(args);
+  } catch (error) {
+    return call.fail(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** A plain text answer. */
+export const text = (value: string): ToolResult => ({ text: value });
+
+/** The config text of a call: inline `config`, or the file at `path` read through the root guard. */
+export async function configText(
+  args: ToolArgs,
+  call: ToolCall,
+  context: ToolContext,
+): Promise<{ text: string; label: string } | ToolResult> {
+  const inline = stringArg(args, "config");
+  const path = stringArg(args, "path");
+  if (inline !== null && path !== null) return call.fail("give either 'config' or 'path', not both");
+  if (inline !== null) return { text: inline, label: "<config>" };
+  if (path === null) return call.fail("missing 'config'");
+  return await readUnderRoot(
+    call,
+    context,
+    path,
+    (root) =>
+      root.readText(path, { maxBytes: CONFIG_MAX_BYTES, what: "Config" }).then((r) => ({
+        text: r.text,
+        label: r.relative,
+      })),
+  );
+}
+
+/** Run a guarded read; a refusal becomes the tool failure naming the path. */
+export async function readUnderRoot<T>(
+  call: ToolCall,
+  context: ToolContext,
+  path: string,
+  read: (root: ProjectRoot) => Promise<T>,
+): Promise<T | ToolResult> {
+  if (context.root === null) return call.fail(`'path' arguments need a project root: ${path.slice(0, 200)}`);
+  try {
+    return await read(context.root);
+  } catch (error) {
+    if (error instanceof PathGuardError) return call.fail(error.message);
+    throw error;
+  }
+}
+
+/** Whether a helper answered with a tool result (a failure) rather than its value. */
+export const isResult = (value: unknown): value is ToolResult =>
+  typeof value === "object" && value !== null && "text" in value && !("label" in value) &&
+  !("bytes" in value);
+
+/** The JSON answer of a refused write (`isError`), naming the stable reason. */
+export function writeRefusal(error: WriteRefusedError): ToolResult {
+  return {
+    text: JSON.stringify({ ok: false, refused: error.reason, path: error.path, error: error.message }),
+    isError: true,
+  };
+}
