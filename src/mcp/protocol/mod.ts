@@ -14,7 +14,14 @@ export {
   type ToolDefinition,
   type ToolHandler,
 } from "./server.ts";
-export { type CallToolResult, toCallToolResult, toolFailure, type ToolResult } from "./tool_result.ts";
+export {
+  type CallToolResult,
+  type ResourceLink,
+  toCallToolResult,
+  toolFailure,
+  type ToolResult,
+} from "./tool_result.ts";
+export type { ResourceContents, ResourceEntry, ResourceProvider } from "./resources.ts";
 export { DEFAULT_EOF_GRACE_MS, serveStdio, type StdioOptions } from "./stdio.ts";
 export {
   LATEST_PROTOCOL_VERSION,

@@ -6,17 +6,39 @@
 
 import { parseJsonFaithfully } from "./json_input.ts";
 
+/** A `resource_link` content item: a resource the client can read with `resources/read`. */
+export interface ResourceLink {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Size in bytes, when known. */
+  size?: number;
+}
+
 /** What a tool handler returns: its text, and whether the call failed. */
 export interface ToolResult {
-  /** The tool's output; a single JSON object here may also be exposed as `structuredContent`. */
+  /**
+   * The tool's text content. Without `structured`, a single JSON object here may also be exposed as
+   * `structuredContent`; with it, this is a short human summary.
+   */
   text: string;
   /** `true` for a tool failure the model should notice (a domain "not ok" answer is not one). */
   isError?: boolean;
+  /**
+   * Explicit structured content (a JSON object), sent as `structuredContent` when the tool allows it and the
+   * call did not fail; `text` is then a summary rather than a second copy.
+   */
+  structured?: Record<string, unknown>;
+  /** `resource_link` items appended to the content after the text. */
+  links?: ResourceLink[];
 }
 
 /** The wire shape of a `tools/call` result. */
 export interface CallToolResult {
-  content: { type: "text"; text: string }[];
+  content: ({ type: "text"; text: string } | ResourceLink)[];
   structuredContent?: unknown;
   isError: boolean;
 }
@@ -49,8 +71,10 @@ export function singleJsonObject(text: string): unknown {
  */
 export function toCallToolResult(result: ToolResult, allowStructured: boolean): CallToolResult {
   const isError = result.isError === true;
-  const content: CallToolResult["content"] = [{ type: "text", text: result.text }];
-  const structured = allowStructured && !isError ? singleJsonObject(result.text) : undefined;
+  const content: CallToolResult["content"] = [{ type: "text", text: result.text }, ...(result.links ?? [])];
+  const structured = !allowStructured || isError
+    ? undefined
+    : result.structured ?? singleJsonObject(result.text);
   return structured === undefined
     ? { content, isError }
     : { content, structuredContent: structured, isError };
