@@ -35,6 +35,7 @@ export interface BxpServerOptions {
  */
 export function createBxpServer(options: BxpServerOptions): McpServer {
   const allowWrite = options.allowWrite ?? false;
+  const root = options.root ?? null;
   const server = new McpServer({
     name: SERVER_NAME,
     title: SERVER_TITLE,
@@ -46,7 +47,7 @@ export function createBxpServer(options: BxpServerOptions): McpServer {
   });
   registerBxpTools(server, {
     simulator: new Simulator(options.simulateHost),
-    root: options.root ?? null,
+    root: () => Promise.resolve(root),
     allowWrite,
   });
   return server;

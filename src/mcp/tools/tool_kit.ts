@@ -19,8 +19,12 @@ import { type JsonSchema, stringArrayProp, stringProp } from "./schemas.ts";
 export interface ToolContext {
   /** Runs `bxp_simulate`. */
   simulator: Simulator;
-  /** The fixed project root that `path` / `csv_path` arguments are relative to; null: inline text only. */
-  root: ProjectRoot | null;
+  /**
+   * The project root that `path` / `csv_path` arguments are relative to, or null when none is known (then
+   * path arguments are refused with guidance). Asked per call: with no `--root`, the root comes from the
+   * client's MCP roots, which arrive after `initialize`.
+   */
+  root(): Promise<ProjectRoot | null>;
   /** Whether bxp-mcp was started with `--allow-write` (enables `bxp_write_config`). */
   allowWrite: boolean;
 }
@@ -116,9 +120,10 @@ export async function readUnderRoot<T>(
   path: string,
   read: (root: ProjectRoot) => Promise<T>,
 ): Promise<T | ToolResult> {
-  if (context.root === null) return call.fail(`'path' arguments need a project root: ${path.slice(0, 200)}`);
+  const root = await context.root();
+  if (root === null) return call.fail(`'path' arguments need a project root: ${path.slice(0, 200)}`);
   try {
-    return await read(context.root);
+    return await read(root);
   } catch (error) {
     if (error instanceof PathGuardError) return call.fail(error.message);
     throw error;

@@ -38,7 +38,8 @@ export const WRITE_TOOL: BxpTool = {
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   requiresWrite: true,
   async run(args, call, context) {
-    if (!context.allowWrite || context.root === null) return call.fail(WRITES_DISABLED);
+    const root = await context.root();
+    if (!context.allowWrite || root === null) return call.fail(WRITES_DISABLED);
     const path = required(args, call, "path");
     if (typeof path !== "string") return path;
     const config = required(args, call, "config");
@@ -46,7 +47,7 @@ export const WRITE_TOOL: BxpTool = {
     const overwrite = args?.overwrite ?? false;
     if (typeof overwrite !== "boolean") return call.fail("'overwrite' must be a boolean");
     try {
-      const target = await checkWriteTarget(context.root, path, CONFIG_WRITE_RULES);
+      const target = await checkWriteTarget(root, path, CONFIG_WRITE_RULES);
       const bytes = new TextEncoder().encode(config);
       if (bytes.length > CONFIG_WRITE_RULES.maxBytes) {
         throw new WriteRefusedError(

@@ -17,7 +17,11 @@ const unusedHost: SimulateHost = {
 
 function server(): McpServer {
   const s = new McpServer({ name: "t", version: "0" });
-  registerBxpTools(s, { simulator: new Simulator(unusedHost), root: null, allowWrite: false });
+  registerBxpTools(s, {
+    simulator: new Simulator(unusedHost),
+    root: () => Promise.resolve(null),
+    allowWrite: false,
+  });
   return s;
 }
 
