@@ -10,6 +10,8 @@
  * @module
  */
 
+import { commandsHelp } from "./commands/mod.ts";
+
 /** Everything a run needs from the command line. */
 export interface CliOptions {
   config: string;
@@ -100,7 +102,7 @@ Usage:
 
 Options:
 ${rows.join("\n")}
-
+${commandsHelp()}
 Value options accept \`--name value\` or \`--name=value\`.
 
 Exit codes:

@@ -18,6 +18,7 @@ import { DenoEngineFs } from "./deno_fs.ts";
 import { CliReporter } from "./reporter.ts";
 import { TraceOut } from "./trace_out.ts";
 import { BlockPool } from "../engine/parallel/pool.ts";
+import { findCommand } from "./commands/mod.ts";
 import type { ParallelOptions } from "../engine/convert_file.ts";
 
 /** bxp's cap on config text. */
@@ -177,6 +178,8 @@ async function run(
 }
 
 async function main(): Promise<number> {
+  const command = findCommand(Deno.args);
+  if (command !== null) return await command.run(Deno.args);
   const req = parseCliArgs(Deno.args);
   if (req.kind === "version") {
     console.log(`bxp-cli ${VERSION}`);

@@ -1,0 +1,48 @@
+/**
+ * bxp-cli's other modes: commands that replace the conversion run when their flag is on the command line
+ * (authoring helpers such as `--validate` or `--init`, the partition mode for distributed runs). One table:
+ * adding a mode is adding an entry to {@link CLI_COMMANDS}; `main.ts` asks {@link findCommand} first and the
+ * usage text lists {@link commandsHelp}.
+ *
+ * @example
+ * ```ts ignore
+ * const command = findCommand(Deno.args);
+ * if (command !== null) Deno.exit(await command.run(Deno.args));
+ * ```
+ * @module
+ */
+
+/** One alternative mode of bxp-cli. */
+export interface CliCommand {
+  /** The flag that selects the mode, e.g. `--validate`. */
+  flag: string;
+  /** Its value placeholder in the usage text, or null for a bare flag. */
+  value: string | null;
+  /** One line for the usage text. */
+  description: string;
+  /** Runs the mode with the whole argument vector; resolves with the exit code. */
+  run(args: readonly string[]): Promise<number>;
+}
+
+/** The modes, in usage-text order. */
+export const CLI_COMMANDS: readonly CliCommand[] = [];
+
+/** The command whose flag appears in `args` (as `--flag` or `--flag=value`), or null for a conversion run. */
+export function findCommand(
+  args: readonly string[],
+  commands: readonly CliCommand[] = CLI_COMMANDS,
+): CliCommand | null {
+  for (const command of commands) {
+    if (args.some((a) => a === command.flag || a.startsWith(`${command.flag}=`))) return command;
+  }
+  return null;
+}
+
+/** The usage-text lines of the modes ("" when there are none). */
+export function commandsHelp(commands: readonly CliCommand[] = CLI_COMMANDS): string {
+  if (commands.length === 0) return "";
+  const rows = commands.map((c) =>
+    `  ${(c.value === null ? c.flag : `${c.flag} ${c.value}`).padEnd(20)}${c.description}`
+  );
+  return `\nOther modes:\n${rows.join("\n")}\n`;
+}
