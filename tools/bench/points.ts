@@ -1,5 +1,5 @@
 /**
- * The benchmark's points (issue 7): rows 100k / 500k / 2M at 16 columns, 100k rows at 4 / 64 / 256 / 1024
+ * The benchmark's points: rows 100k / 500k / 2M at 16 columns, 100k rows at 4 / 64 / 256 / 1024
  * columns, trace on beside trace off, and pass-through only. Ids are short and shell-friendly for `--only`.
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * The bench report: Markdown tables of one run (ratios to the peers measured in that same run, since
- * absolute times on a shared machine are noise), and issue 7's goals checked against the figures.
+ * absolute times on a shared machine are noise), and the performance goals checked against the figures.
  * @module
  */
 
@@ -60,7 +60,7 @@ export interface BenchRun {
   peakRssSource: string;
 }
 
-/** A goal of issue 7 and whether it holds. */
+/** A performance goal and whether it holds. */
 export interface GoalCheck {
   goal: string;
   /** true holds, false does not, null not measured in this run. */
@@ -196,7 +196,7 @@ function mcpTable(mcp: McpResult): string[] {
   return lines;
 }
 
-/** Issue 7's goals, checked against one run. */
+/** The performance goals, checked against one run. */
 export function checkGoals(run: BenchRun): GoalCheck[] {
   const goals: GoalCheck[] = [];
   const find = (id: string) => run.points.find((r) => r.point.id === id);
@@ -325,6 +325,6 @@ export function renderReport(run: BenchRun): string {
     out.push(...exprTable(run.exprRates), "");
   }
   if (run.mcp !== null) out.push("### bxp-mcp over stdio", "", ...mcpTable(run.mcp), "");
-  out.push("### Issue 7 goals", "", ...goalLines(checkGoals(run)), "");
+  out.push("### Performance goals", "", ...goalLines(checkGoals(run)), "");
   return out.join("\n");
 }
