@@ -11,6 +11,37 @@ import { type Diagnostic, joinPath, templatePath } from "./diagnostic.ts";
 import { LEGACY_PRE_PASS } from "./load.ts";
 import type { TemplateConfig } from "./types.ts";
 
+/**
+ * True when an input file name can map to itself as output name. Patterns are suffixes: an input `<stem><in>`
+ * is written to `<stem><out>`, which is the same name exactly when the suffixes are equal; compared without
+ * case because Windows and macOS file systems would open the same file for `.csv` and `.CSV`.
+ *
+ * @example
+ * ```ts
+ * import { outputOverwritesInput } from "./check_template.ts";
+ * outputOverwritesInput(".csv", ".csv"); // true
+ * outputOverwritesInput(".csv", ".clean.csv"); // false: a re-read, which the run's input scan skips
+ * ```
+ */
+export function outputOverwritesInput(patternIn: string, patternOut: string): boolean {
+  return patternIn !== "" && patternOut !== "" && patternIn.toLowerCase() === patternOut.toLowerCase();
+}
+
+function suggestOutSuffix(patternIn: string): string {
+  return patternIn.endsWith("x") ? patternIn + "_out" : patternIn + "x";
+}
+
+/**
+ * Why a `zip_input.path_separator` is unsafe on some platform, or null when it is safe: it replaces `/` in
+ * member paths, so a separator holding a path separator, a drive colon or NUL would rebuild a path.
+ */
+export function unsafeSeparatorReason(separator: string): string | null {
+  if (separator.includes("/") || separator.includes("\\")) return "contains a path separator ('/' or '\\')";
+  if (separator.includes(":")) return "contains ':' (a Windows drive or stream separator)";
+  if (separator.includes("\0")) return "contains a NUL byte";
+  return null;
+}
+
 /** Collect every structural error of one loaded template. */
 export function checkTemplate(t: TemplateConfig): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -28,6 +59,27 @@ export function checkTemplate(t: TemplateConfig): Diagnostic[] {
   }
   if (t.filePatternOut === "") {
     err("config.empty_value", "file_pattern_out", "file_pattern_out must not be empty");
+  } else if (outputOverwritesInput(t.filePatternIn, t.filePatternOut)) {
+    err(
+      "config.output_overwrites_input",
+      "file_pattern_out",
+      `file_pattern_out '${t.filePatternOut}' names the same file as file_pattern_in ` +
+        `'${t.filePatternIn}' (each output would overwrite its own input${
+          t.filePatternOut === t.filePatternIn ? "" : " on a case-insensitive file system"
+        }) — choose a different output suffix, e.g. '${suggestOutSuffix(t.filePatternIn)}'`,
+    );
+  }
+  if (t.zipInput !== null && t.zipInput.dirMode === "keep_path") {
+    const why = unsafeSeparatorReason(t.zipInput.pathSeparator);
+    if (why !== null) {
+      err(
+        "config.unsafe_path_separator",
+        "zip_input.path_separator",
+        `zip_input.path_separator '${
+          JSON.stringify(t.zipInput.pathSeparator).slice(1, -1)
+        }' ${why}: unpacked members could land outside data_dir — use '_' or '-'`,
+      );
+    }
   }
   if (t.inputSchema.length === 0) err("config.empty_value", "input_schema", "input_schema must not be empty");
   for (const [name] of t.inputSchema) {

@@ -642,6 +642,10 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   "config.unset_variable": "An output_schema variable is neither in input_schema nor set by every rule row.",
   "config.same_separators": "csv_delimiter_in and csv_decimal_separator_in are the same character.",
   "config.requires": "A setting needs another one that is missing.",
+  "config.output_overwrites_input":
+    "file_pattern_out equals file_pattern_in (ignoring case): every output would overwrite its own input.",
+  "config.unsafe_path_separator":
+    "zip_input.path_separator holds '/', '\\', ':' or NUL: keep_path members could land outside data_dir.",
   "config.unknown_key": "A key the schema does not know (did-you-mean in `suggest`).",
   "config.unused_pre_pass": "A pre_pass block no LOOKUP reads.",
   "config.unused_input_var": "An input_schema variable nothing uses.",

@@ -7,7 +7,9 @@
  * - Output name: `basename` mode keeps the last path component (`CSV/obec_A.csv` -> `obec_A.csv`);
  *   `keep_path` mode replaces every `/` with `path_separator` (`CSV/obec_A.csv` -> `CSV_obec_A.csv`).
  * - An output name that is empty, `.`, `..` or still contains `/` is refused (zip-slip guard), and so are
- *   two members mapping to the same output name. Both are fatal for the run; names are checked for every
+ *   two members mapping to the same output name. Safer than bxp: output names holding `\\`, `:` or NUL, or
+ *   that could climb on any platform ({@link climbingPath}), are refused too, and in `keep_path` mode so are
+ *   member names that are absolute or hold `..` segments. Both are fatal for the run; names are checked for every
  *   selected member before any member is inflated.
  * - Only store and deflate members can be read; any other member makes bxp skip the whole archive with a
  *   warning ({@link ZipInputError} kind `unsupported_compression`).
@@ -84,6 +86,26 @@ function basename(path: string): string {
   return path.substring(start, end);
 }
 
+/**
+ * True when a path could leave its folder or be absolute on any platform, whatever the host: a `..` segment
+ * under `/` or `\\`, a leading `/` or `\\`, a drive letter (`C:`), or a NUL byte.
+ *
+ * @example
+ * ```ts
+ * import { climbingPath } from "./zip.ts";
+ * climbingPath("a\\..\\b.csv"); // true
+ * climbingPath("a_b.csv"); // false
+ * ```
+ */
+export function climbingPath(path: string): boolean {
+  if (path.includes("\0") || /^[\\/]/.test(path) || /^[A-Za-z]:/.test(path)) return true;
+  return path.split(/[\\/]/).some((segment) => segment === "..");
+}
+
+function printable(name: string): string {
+  return name.replaceAll("\0", "\\0");
+}
+
 /** The flat output name for one member name (already `/`-normalised). */
 export function zipOutputName(entryName: string, options: ZipInputOptions): string {
   return options.dirMode === "keep_path"
@@ -103,11 +125,25 @@ export function planZipMembers(entryNames: readonly string[], options: ZipInputO
     const entryName = normaliseName(rawName);
     if (entryName.length === 0 || entryName.endsWith("/")) continue;
     if (!entryName.endsWith(options.entryPattern)) continue;
-    const outputName = zipOutputName(entryName, options);
-    if (outputName === "" || outputName.includes("/") || outputName === "." || outputName === "..") {
+    if (options.dirMode === "keep_path" && climbingPath(rawName)) {
       throw new ZipInputError(
         "unsafe_name",
-        `zip '${zipName}': member '${entryName}' maps to an unsafe output name '${outputName}'`,
+        `zip '${zipName}': member '${
+          printable(rawName)
+        }' has an absolute or '..' path; keep_path refuses it ` +
+          `(it could name a file outside data_dir on some platform)`,
+      );
+    }
+    const outputName = zipOutputName(entryName, options);
+    if (
+      outputName === "" || outputName.includes("/") || outputName === "." || outputName === ".." ||
+      climbingPath(outputName) || /[\\:\0]/.test(outputName)
+    ) {
+      throw new ZipInputError(
+        "unsafe_name",
+        `zip '${zipName}': member '${printable(entryName)}' maps to an unsafe output name '${
+          printable(outputName)
+        }'`,
       );
     }
     if (seen.has(outputName)) {

@@ -2,6 +2,7 @@ import { NEEDS_CONFORMANCE } from "../_support/conformance.ts";
 import assert from "node:assert/strict";
 import { zipSync } from "fflate";
 import {
+  climbingPath,
   planZipMembers,
   unzipEachMember,
   unzipMembers,
@@ -105,13 +106,42 @@ Deno.test("zip-slip and unsafe names are refused with bxp's message", () => {
   };
   refuse(["evil/.."], { entryPattern: ".." }, "..");
   refuse(["sub/."], { entryPattern: "." }, ".");
-  refuse(["../../etc/x.csv"], { dirMode: "keep_path", pathSeparator: "/" }, "../../etc/x.csv");
   refuse(["a/b.csv"], { dirMode: "keep_path", pathSeparator: "/" }, "a/b.csv");
   // basename mode strips traversal: the flat name stays inside data_dir.
   assert.deepEqual(
     planZipMembers(["../../x.csv"], { entryPattern: ".csv", dirMode: "basename", pathSeparator: "_" }),
     [{ entryName: "../../x.csv", outputName: "x.csv" }],
   );
+});
+
+Deno.test("keep_path refuses members and output names that could climb or be absolute on any platform", () => {
+  const plan = (names: string[], pathSeparator: string) =>
+    planZipMembers(names, { entryPattern: ".csv", dirMode: "keep_path", pathSeparator, zipName: "z.zip" });
+  const refused = (names: string[], pathSeparator: string, pattern: RegExp) =>
+    assert.throws(() => plan(names, pathSeparator), (err: unknown) => {
+      assert.ok(err instanceof ZipInputError);
+      assert.equal(err.kind, "unsafe_name");
+      assert.match(err.message, pattern);
+      return true;
+    });
+  // Member names that climb or are absolute, under either separator, whatever the host is.
+  for (
+    const name of ["../x.csv", "a/../../x.csv", "a\\..\\x.csv", "/etc/x.csv", "\\share\\x.csv", "C:/x.csv"]
+  ) {
+    refused([name], "_", /has an absolute or '\.\.' path; keep_path refuses it/);
+  }
+  // Output names a separator would turn into a path on Windows, or that hold a drive colon or NUL.
+  refused(["a/b.csv"], "\\", /maps to an unsafe output name 'a\\b\.csv'/);
+  refused(["a/b.csv"], ":", /unsafe output name 'a:b\.csv'/);
+  refused(["a\0b.csv"], "_", /has an absolute or '\.\.' path|unsafe output name 'a\\0b\.csv'/);
+  // Ordinary nested names stay accepted.
+  assert.deepEqual(plan(["CSV/2024/a.csv"], "_"), [{
+    entryName: "CSV/2024/a.csv",
+    outputName: "CSV_2024_a.csv",
+  }]);
+  assert.equal(climbingPath("a\\..\\b.csv"), true);
+  assert.equal(climbingPath("..b.csv"), false);
+  assert.equal(climbingPath("D:evil.csv"), true);
 });
 
 Deno.test("two members mapping to one file are refused", () => {
