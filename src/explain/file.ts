@@ -1,0 +1,118 @@
+/**
+ * Reads the records of one input file the way the engine does (dialect, preamble, header checks, the
+ * filename date range, pre_pass tables) so a single record can be listed or explained in its real context.
+ * Pure: the file system is the engine's injected {@link EngineFs}.
+ *
+ * @example
+ * ```ts ignore
+ * const file = await readFileRecords(fs, plan, "./statement.csv", "statement.csv", { limit: 1000 });
+ * const ex = await explainFileRecord(fs, plan, "./statement.csv", "statement.csv", 3);
+ * ```
+ * @module
+ */
+
+import { inputStem } from "../engine/convert_file.ts";
+import { newEvalContext } from "../engine/context.ts";
+import { extractDateRange } from "../engine/date_range.ts";
+import { checkHeader } from "../engine/header_checks.ts";
+import type { EngineFs } from "../engine/host.ts";
+import type { TemplatePlan } from "../engine/plan.ts";
+import { PrePassCollector } from "../engine/prepass.ts";
+import { CsvRecordSource, JsonRecordSource, type RecordSource } from "../engine/record_source.ts";
+import { NULL_TRACE } from "../engine/sinks.ts";
+import type { LookupTables } from "../lang/mod.ts";
+import { explainRecord, type RecordExplanation } from "./explain.ts";
+
+/** One data record: its 1-based number, the byte offset of its first byte (BXTB locator) and its fields. */
+export interface FileRecord {
+  readonly recordNum: number;
+  readonly locator: number;
+  readonly fields: readonly string[];
+}
+
+/** A file's header, context and (up to a limit) records. */
+export interface FileRecords {
+  readonly names: readonly string[];
+  readonly columns: ReadonlyMap<string, number>;
+  readonly stem: string;
+  readonly dateMin: string;
+  readonly dateMax: string;
+  /** Records kept (the first `limit`). */
+  readonly records: readonly FileRecord[];
+  /** How many data records the file has. */
+  readonly total: number;
+}
+
+function sourceFor(fs: EngineFs, plan: TemplatePlan, path: string, filename: string): RecordSource {
+  return plan.template.fileTypeIn === "json"
+    ? new JsonRecordSource(fs, path, filename)
+    : new CsvRecordSource(fs, path, plan.template, filename);
+}
+
+async function openFile(fs: EngineFs, plan: TemplatePlan, path: string, filename: string) {
+  const t = plan.template;
+  const source = sourceFor(fs, plan, path, filename);
+  const header = await source.readHeader();
+  const { names, columns } = checkHeader(header.names, plan, filename);
+  const stem = inputStem(filename, t.filePatternIn);
+  const range = t.dateFilterFromFilename ? extractDateRange(stem) : { kind: "none" as const };
+  const dateMin = range.kind === "valid" ? range.min : "";
+  const dateMax = range.kind === "valid" ? range.max : "";
+  return { source, names, columns, stem, dateMin, dateMax };
+}
+
+/** The records of a file with its header and date range; keeps the first `limit` records. */
+export async function readFileRecords(
+  fs: EngineFs,
+  plan: TemplatePlan,
+  path: string,
+  filename: string,
+  opts: { limit: number },
+): Promise<FileRecords> {
+  const { source, names, columns, stem, dateMin, dateMax } = await openFile(fs, plan, path, filename);
+  const records: FileRecord[] = [];
+  let n = 0;
+  await source.forEachRecord((fields, locator) => {
+    n++;
+    if (records.length < opts.limit) records.push({ recordNum: n, locator, fields });
+  }, () => Promise.resolve());
+  return { names, columns, stem, dateMin, dateMax, records, total: n };
+}
+
+/**
+ * Explains record `recordNum` (1-based) of a file: pre_pass runs over the whole file first, as in a real
+ * run, so LOOKUP() sees the same tables. Null when the file has fewer records.
+ */
+export async function explainFileRecord(
+  fs: EngineFs,
+  plan: TemplatePlan,
+  path: string,
+  filename: string,
+  recordNum: number,
+): Promise<RecordExplanation | null> {
+  const { source, names, columns, stem, dateMin, dateMax } = await openFile(fs, plan, path, filename);
+  let lookups: LookupTables | null = null;
+  if (plan.prePass.length > 0) {
+    const collector = new PrePassCollector(plan, newEvalContext(plan, columns, stem), NULL_TRACE, null);
+    let k = 0;
+    await source.forEachRecord((fields) => collector.evalRecord(fields, ++k), () => Promise.resolve());
+    lookups = collector.tables;
+  }
+  let found: string[] | null = null;
+  let n = 0;
+  await source.forEachRecord((fields) => {
+    if (++n === recordNum) found = fields;
+  }, () => Promise.resolve());
+  if (found === null) return null;
+  return explainRecord({
+    plan,
+    columnNames: names,
+    columns,
+    fields: found,
+    recordNum,
+    stem,
+    lookups,
+    dateMin,
+    dateMax,
+  });
+}
