@@ -78,6 +78,83 @@ function isEscaped(text: string, quoteAt: number): boolean {
 }
 
 /**
+ * The top-level `"id"` of a message that could not be parsed (too deep), read by a scan that never
+ * builds the message: the last `"id"` key of the root object whose value is a string or a number, with
+ * its source text, or null when there is none. Lets a refusal still be answered to the right request.
+ *
+ * @example
+ * ```ts
+ * readTopLevelId('{"jsonrpc":"2.0","id":7,"params":[[[[]]]]}'); // { value: 7, source: "7" }
+ * readTopLevelId('{"params":{"id":7}}'); // null: not at the top level
+ * ```
+ */
+export function readTopLevelId(text: string): { value: string | number; source: string } | null {
+  let i = skipSpace(text, 0);
+  if (text.charCodeAt(i) !== 0x7b) return null; // the root must be an object
+  let depth = 0;
+  let found: { value: string | number; source: string } | null = null;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const end = closingQuote(text, i);
+      if (end === -1) return found;
+      if (depth === 1 && end === i + 3 && text.startsWith('"id"', i)) {
+        const colon = skipSpace(text, end + 1);
+        if (text.charCodeAt(colon) === 0x3a) {
+          const at = skipSpace(text, colon + 1);
+          const value = readScalar(text, at);
+          if (value !== null) found = value;
+        }
+      }
+      i = end + 1;
+      continue;
+    }
+    if (c === 0x5b || c === 0x7b) depth++;
+    else if (c === 0x5d || c === 0x7d) depth--;
+    i++;
+  }
+  return found;
+}
+
+const NUMBER_AT = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const MAX_SCANNED_ID_CHARS = 4096;
+
+/** A JSON string or number starting at `at`, with its source text. */
+function readScalar(text: string, at: number): { value: string | number; source: string } | null {
+  if (text.charCodeAt(at) === 0x22) {
+    const end = closingQuote(text, at);
+    if (end === -1 || end - at > MAX_SCANNED_ID_CHARS) return null;
+    const source = text.slice(at, end + 1);
+    try {
+      return { value: JSON.parse(source) as string, source };
+    } catch {
+      return null;
+    }
+  }
+  NUMBER_AT.lastIndex = at;
+  const match = NUMBER_AT.exec(text);
+  if (match === null || match[0].length > MAX_SCANNED_ID_CHARS) return null;
+  return { value: Number(match[0]), source: match[0] };
+}
+
+/** Index of the quote closing the string that opens at `open`, or -1. */
+function closingQuote(text: string, open: number): number {
+  let end = text.indexOf('"', open + 1);
+  while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+  return end;
+}
+
+function skipSpace(text: string, at: number): number {
+  while (at < text.length) {
+    const c = text.charCodeAt(at);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) break;
+    at++;
+  }
+  return at;
+}
+
+/**
  * Parse one incoming JSON message: refuses nesting deeper than `maxDepth` before parsing, drops every
  * `__proto__` key, and remembers the source text of oversized numeric ids/tokens.
  *

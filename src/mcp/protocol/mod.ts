@@ -7,7 +7,10 @@
 
 export {
   type ClientInfo,
+  type CloseHook,
+  DEFAULT_MAX_ANSWER_BYTES,
   McpServer,
+  type NotificationListener,
   type Send,
   type ServerOptions,
   type ToolCall,
@@ -21,8 +24,22 @@ export {
   toolFailure,
   type ToolResult,
 } from "./tool_result.ts";
-export type { ResourceContents, ResourceEntry, ResourceProvider } from "./resources.ts";
-export { DEFAULT_EOF_GRACE_MS, serveStdio, type StdioOptions } from "./stdio.ts";
+export {
+  RESOURCE_PAGE_SIZE,
+  type ResourceContents,
+  type ResourceEntry,
+  type ResourceProvider,
+} from "./resources.ts";
+export {
+  DEFAULT_EOF_GRACE_MS,
+  DEFAULT_MAX_CONCURRENT,
+  DEFAULT_MAX_QUEUED_BYTES,
+  serveStdio,
+  type SessionEnd,
+  type StdioOptions,
+} from "./stdio.ts";
+export { ClientRoots, DEFAULT_ROOTS_TIMEOUT_MS, type Root, type RootsState } from "./roots.ts";
+export { DEFAULT_PEER_REQUEST_TIMEOUT_MS, type PeerFailure, PeerRequestError } from "./peer_requests.ts";
 export {
   LATEST_PROTOCOL_VERSION,
   negotiateProtocolVersion,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { parseJsonMessage } from "./json_input.ts";
+import { parseJsonMessage, readTopLevelId } from "./json_input.ts";
 import {
   ErrorCode,
   type ErrorData,
@@ -17,6 +17,8 @@ import {
   toWireId,
   type WireId,
 } from "./jsonrpc.ts";
+import { DEFAULT_PEER_REQUEST_TIMEOUT_MS, PeerRequests } from "./peer_requests.ts";
+import { type ResourceEntry, resourcePage, type ResourceProvider } from "./resources.ts";
 import { toCallToolResult, toolFailure, type ToolResult } from "./tool_result.ts";
 import { negotiateProtocolVersion } from "./versions.ts";
 
@@ -42,7 +44,18 @@ export interface ServerOptions {
    * "Unknown tool" (say how to switch it on). They are not listed.
    */
   unavailableTools?: ReadonlyMap<string, string>;
+  /**
+   * Largest answer, in bytes of its JSON line, the server sends (default {@link DEFAULT_MAX_ANSWER_BYTES}).
+   * A larger tool result is replaced by a tool failure saying how large it was; any other larger answer
+   * by a `-32603` error. Keeps every message under the read buffers of common clients.
+   */
+  maxAnswerBytes?: number;
+  /** How a tool failure for an oversized answer tells the model to narrow its request. */
+  answerTooLargeHint?: string;
 }
+
+/** Default answer budget: 8 MiB, below the 10 MiB the official TypeScript SDK's stdio reader accepts. */
+export const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** What a tool handler can do besides computing its result. */
 export interface ToolCall {
@@ -112,6 +125,12 @@ interface InFlightCall {
   state: "running" | "cancelled" | "done";
 }
 
+/** Called with the `params` of a client notification (`undefined` when absent). */
+export type NotificationListener = (params: unknown) => void;
+
+/** Work run when the session ends (e.g. stop child processes); bounded by {@link McpServer.close}. */
+export type CloseHook = () => Promise<void> | void;
+
 /** Settled value of a call whose signal fired before its handler finished. */
 const ABORTED: unique symbol = Symbol("aborted");
 
@@ -138,14 +157,113 @@ export class McpServer {
   readonly #tools = new Map<string, ToolDefinition>();
   readonly #unavailable: ReadonlyMap<string, string>;
   readonly #inFlight = new Map<string, InFlightCall>();
+  readonly #providers: ResourceProvider[] = [];
+  readonly #listeners = new Map<string, Set<NotificationListener>>();
+  readonly #closeHooks: CloseHook[] = [];
+  /** Handler work still running, including calls whose answer was given up (cancelled). */
+  readonly #handlerWork = new Set<Promise<unknown>>();
+  readonly #peer = new PeerRequests();
+  readonly #maxAnswerBytes: number;
+  #output: Send | null = null;
   #protocolVersion: string | null = null;
   #clientInfo: ClientInfo | null = null;
+  #clientCapabilities: Record<string, unknown> | null = null;
   #clientInitialized = false;
+  #closed: Promise<void> | null = null;
 
   /** Create a server announcing `options` in its `initialize` result. */
   constructor(options: ServerOptions) {
     this.#options = { ...options };
     this.#unavailable = options.unavailableTools ?? new Map();
+    this.#maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    this.#output = options.send ?? null;
+  }
+
+  /**
+   * Serve `resources/list` and `resources/read` from `provider` too, and advertise the `resources`
+   * capability from the next `initialize` on. Providers are asked in the order they were added.
+   */
+  addResourceProvider(provider: ResourceProvider): void {
+    this.#providers.push(provider);
+  }
+
+  /**
+   * Call `listener` for each client notification named `method` (after the server's own handling, e.g.
+   * of `notifications/initialized`). Returns a function that removes the listener. A throwing listener
+   * is logged, never fatal.
+   */
+  onNotification(method: string, listener: NotificationListener): () => void {
+    let set = this.#listeners.get(method);
+    if (set === undefined) this.#listeners.set(method, set = new Set());
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Run `hook` when the session ends ({@link McpServer.close}), after running calls were cancelled. */
+  onClose(hook: CloseHook): void {
+    this.#closeHooks.push(hook);
+  }
+
+  /**
+   * Where server-initiated messages (requests to the client) go: the transport sets it while it serves,
+   * and clears it (null) when it stops.
+   */
+  setOutput(send: Send | null): void {
+    this.#output = send;
+  }
+
+  /**
+   * Send a request to the client and resolve with its `result`. Rejects with a `PeerRequestError` on an
+   * error response, when the client does not answer within `timeoutMs`, without an output, or once the
+   * session is closed. Only ask for what the client advertised in its capabilities.
+   *
+   * @example
+   * ```ts
+   * const result = await server.request("roots/list", undefined, 5_000);
+   * ```
+   */
+  request(
+    method: string,
+    params?: Record<string, unknown>,
+    timeoutMs: number = DEFAULT_PEER_REQUEST_TIMEOUT_MS,
+  ): Promise<unknown> {
+    const output = this.#output;
+    const send = output === null ? null : (json: string) => this.#emit(output, json);
+    return this.#peer.start(method, params, timeoutMs, send);
+  }
+
+  /** The `capabilities` the client declared in the latest `initialize`, or null before any. */
+  get clientCapabilities(): Record<string, unknown> | null {
+    return this.#clientCapabilities;
+  }
+
+  /**
+   * End the session: abort every running call (suppressing its answer), fail pending requests to the
+   * client, wait up to `handlerGraceMs` for the aborted handlers to wind down (a handler that honours its
+   * signal stops its child process within that), then run the close hooks, each bounded by
+   * `hookGraceMs`. Idempotent: later calls return the first call's promise.
+   */
+  close(reason: string, handlerGraceMs = 500, hookGraceMs = 5_000): Promise<void> {
+    this.#closed ??= this.#shutDown(reason, handlerGraceMs, hookGraceMs);
+    return this.#closed;
+  }
+
+  async #shutDown(reason: string, handlerGraceMs: number, hookGraceMs: number): Promise<void> {
+    this.cancelAll(reason);
+    this.#peer.close();
+    if (!await settleWithin([...this.#handlerWork], handlerGraceMs)) {
+      this.#log(
+        `${this.#handlerWork.size} tool handler(s) still running ${handlerGraceMs} ms after ${reason}`,
+      );
+    }
+    for (const hook of this.#closeHooks) {
+      const run = Promise.resolve().then(hook).catch((error) =>
+        this.#log(`close hook failed: ${describeError(error)}`)
+      );
+      if (!await settleWithin([run], hookGraceMs)) {
+        this.#log(`a close hook did not finish within ${hookGraceMs} ms`);
+      }
+    }
   }
 
   /**
@@ -231,7 +349,10 @@ export class McpServer {
     const parsed = parseJsonMessage(line);
     if (!parsed.ok) {
       if (parsed.reason === "too_deep") {
-        emit(errorResponse(null, ErrorCode.invalidRequest, `Invalid request: ${parsed.detail}`));
+        // The message is refused unparsed, but its id can still be read so the client can match the answer.
+        const found = readTopLevelId(line);
+        const id = found === null ? null : requestId(found.value, found.source);
+        emit(errorResponse(id, ErrorCode.invalidRequest, `Invalid request: ${parsed.detail}`));
       } else {
         emit(errorResponse(null, ErrorCode.parseError, "Parse error", { detail: clip(parsed.detail) }));
       }
@@ -248,20 +369,24 @@ export class McpServer {
     }
     const hasMethod = Object.hasOwn(message, "method");
     if (!hasMethod && (Object.hasOwn(message, "result") || Object.hasOwn(message, "error"))) {
-      // Answering a response would be a protocol violation of our own; this server sends no requests.
-      this.#log("ignored a response-shaped message");
+      // A client's answer to one of our requests; anything else response-shaped is dropped, since
+      // answering a response would be a protocol violation of our own.
+      const id = toWireId(message.id, parsed.rawNumber(message, "id"));
+      if (message.jsonrpc !== "2.0" || !this.#peer.settle(id, message)) {
+        this.#log("ignored a response-shaped message that answers no request of ours");
+      }
       return;
     }
     let id: WireId | null = null;
     if (Object.hasOwn(message, "id")) {
-      id = toWireId(message.id, parsed.rawNumber(message, "id"));
+      id = requestId(message.id, parsed.rawNumber(message, "id"));
       if (id === null) {
         emit(errorResponse(null, ErrorCode.invalidRequest, "Invalid request id"));
         return;
       }
     }
     const method = message.method;
-    const versionOk = !Object.hasOwn(message, "jsonrpc") || message.jsonrpc === "2.0";
+    const versionOk = message.jsonrpc === "2.0";
     if (id === null) {
       // Notifications are never answered, not even when malformed.
       if (versionOk && typeof method === "string") {
@@ -295,6 +420,17 @@ export class McpServer {
   }
 
   #handleNotification(method: string, params: unknown, rawNumber: RawNumberLookup): void {
+    this.#handleBuiltInNotification(method, params, rawNumber);
+    for (const listener of this.#listeners.get(method) ?? []) {
+      try {
+        listener(params);
+      } catch (error) {
+        this.#log(`listener for '${clip(method)}' failed: ${describeError(error)}`);
+      }
+    }
+  }
+
+  #handleBuiltInNotification(method: string, params: unknown, rawNumber: RawNumberLookup): void {
     if (method === "notifications/initialized") {
       this.#clientInitialized = true;
     } else if (method === "notifications/cancelled") {
@@ -308,6 +444,8 @@ export class McpServer {
       }
     } else if (!method.startsWith("notifications/")) {
       this.#log(`dropped '${clip(method)}' sent without an id`);
+    } else if (!this.#listeners.has(method)) {
+      this.#log(`ignored the notification '${clip(method)}'`);
     }
   }
 
@@ -333,18 +471,14 @@ export class McpServer {
         await this.#callTool(id, message, rawNumber, emit);
         return;
       case "resources/list":
-        emit(resultResponse(id, { resources: [] }));
+        this.#listResources(id, params, emit);
         return;
       case "resources/templates/list":
         emit(resultResponse(id, { resourceTemplates: [] }));
         return;
-      case "resources/read": {
-        const uri = isRecord(params) && typeof params.uri === "string"
-          ? { uri: clip(params.uri) }
-          : undefined;
-        emit(errorResponse(id, ErrorCode.resourceNotFound, "Resource not found", uri));
+      case "resources/read":
+        await this.#readResource(id, params, emit);
         return;
-      }
       case "prompts/list":
         emit(resultResponse(id, { prompts: [] }));
         return;
@@ -365,15 +499,14 @@ export class McpServer {
     const protocolVersion = negotiateProtocolVersion(request.protocolVersion);
     this.#protocolVersion = protocolVersion;
     this.#clientInfo = readClientInfo(request.clientInfo);
+    this.#clientCapabilities = isRecord(request.capabilities) ? request.capabilities : {};
     const { name, title, version, instructions } = this.#options;
     const serverInfo: Record<string, unknown> = { name };
     if (title !== undefined) serverInfo.title = title;
     serverInfo.version = version;
-    const result: Record<string, unknown> = {
-      protocolVersion,
-      capabilities: { tools: { listChanged: false } },
-      serverInfo,
-    };
+    const capabilities: Record<string, unknown> = { tools: { listChanged: false } };
+    if (this.#providers.length > 0) capabilities.resources = {};
+    const result: Record<string, unknown> = { protocolVersion, capabilities, serverInfo };
     if (instructions !== undefined) result.instructions = instructions;
     return result;
   }
@@ -434,6 +567,10 @@ export class McpServer {
     let outcome: ToolResult | typeof ABORTED;
     try {
       const work = Promise.resolve().then(() => tool.handler(rawArgs, call));
+      // Tracked until it settles, even after a cancel: close() waits for it to clean up.
+      const tracked = work.then(() => {}, () => {});
+      this.#handlerWork.add(tracked);
+      tracked.finally(() => this.#handlerWork.delete(tracked));
       outcome = await settledOrAborted(work, entry.controller.signal);
     } catch (error) {
       outcome = toolFailure(describeError(error));
@@ -450,7 +587,88 @@ export class McpServer {
       this.#log(`tool '${tool.name}' returned a result without text`);
       outcome = toolFailure(`tool '${tool.name}' returned no text`);
     }
-    emit(resultResponse(id, toCallToolResult(outcome, tool.allowStructured)));
+    let json = resultResponse(id, toCallToolResult(outcome, tool.allowStructured));
+    const bytes = this.#overBudget(json);
+    if (bytes !== null) {
+      this.#log(`tool '${tool.name}' answered ${bytes} bytes, over the ${this.#maxAnswerBytes}-byte budget`);
+      const hint = this.#options.answerTooLargeHint ?? "narrow the request";
+      json = resultResponse(
+        id,
+        toCallToolResult(
+          toolFailure(
+            `the answer was ${bytes} bytes, over this server's limit of ${this.#maxAnswerBytes} bytes for ` +
+              `one message; ${hint}`,
+          ),
+          tool.allowStructured,
+        ),
+      );
+    }
+    emit(json);
+  }
+
+  #listResources(id: WireId, params: unknown, emit: Send): void {
+    const cursor = isRecord(params) ? params.cursor : undefined;
+    let entries: ResourceEntry[];
+    try {
+      entries = this.#providers.flatMap((provider) => provider.list());
+    } catch (error) {
+      this.#log(`a resource provider failed to list: ${describeError(error)}`);
+      emit(errorResponse(id, ErrorCode.internalError, "Internal error: the resources could not be listed"));
+      return;
+    }
+    const page = resourcePage(entries, cursor);
+    if (page === null) {
+      emit(errorResponse(id, ErrorCode.invalidParams, "Invalid params: unknown cursor"));
+      return;
+    }
+    this.#emitBounded(id, page, emit);
+  }
+
+  async #readResource(id: WireId, params: unknown, emit: Send): Promise<void> {
+    if (!isRecord(params) || typeof params.uri !== "string") {
+      emit(errorResponse(id, ErrorCode.invalidParams, "Invalid params: 'uri' must be a string"));
+      return;
+    }
+    const uri = params.uri;
+    for (const provider of this.#providers) {
+      let contents;
+      try {
+        contents = await provider.read(uri);
+      } catch (error) {
+        this.#log(`a resource provider failed to read ${clip(uri)}: ${describeError(error)}`);
+        emit(errorResponse(id, ErrorCode.internalError, "Internal error: the resource could not be read", {
+          uri: clip(uri),
+        }));
+        return;
+      }
+      if (contents !== null) {
+        this.#emitBounded(id, { contents }, emit);
+        return;
+      }
+    }
+    emit(errorResponse(id, ErrorCode.resourceNotFound, "Resource not found", { uri: clip(uri) }));
+  }
+
+  /** The UTF-8 size of `json` when it is over the answer budget, else null. */
+  #overBudget(json: string): number | null {
+    // A UTF-16 unit is at most 3 UTF-8 bytes: most answers are judged without counting.
+    if (json.length * 3 <= this.#maxAnswerBytes) return null;
+    const bytes = utf8Length(json);
+    return bytes > this.#maxAnswerBytes ? bytes : null;
+  }
+
+  /** Send a result, or a `-32603` naming its size when it is over the answer budget. */
+  #emitBounded(id: WireId, result: unknown, emit: Send): void {
+    const json = resultResponse(id, result);
+    const bytes = this.#overBudget(json);
+    if (bytes === null) {
+      emit(json);
+      return;
+    }
+    emit(errorResponse(id, ErrorCode.internalError, "Answer too large", {
+      bytes,
+      limit: this.#maxAnswerBytes,
+    }));
   }
 
   #cancel(call: InFlightCall, reason: string): void {
@@ -477,6 +695,42 @@ export class McpServer {
 }
 
 type RawNumberLookup = (holder: object, key: string) => string | undefined;
+
+/** A request id as MCP allows it: a string or an integer (a fractional number is refused). */
+function requestId(value: unknown, rawSource: string | undefined): WireId | null {
+  if (typeof value === "number" && !Number.isInteger(value)) return null;
+  return toWireId(value, rawSource);
+}
+
+/** Bytes of `text` in UTF-8, counted without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        bytes += 2; // a surrogate pair (2 units) is 4 bytes
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/** Wait for `work` to settle, but never longer than `ms`; true when it all settled. */
+async function settleWithin(work: Promise<unknown>[], ms: number): Promise<boolean> {
+  if (work.length === 0) return true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), ms));
+  try {
+    return await Promise.race([Promise.allSettled(work).then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The `tools/list` entry of a registered tool. */
 function listedTool(tool: ToolDefinition): Record<string, unknown> {

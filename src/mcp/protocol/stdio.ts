@@ -14,6 +14,21 @@ import type { McpServer } from "./server.ts";
 /** How long, by default, calls still running at end of input may finish before they are aborted. */
 export const DEFAULT_EOF_GRACE_MS = 250;
 
+/**
+ * Default bound on answer bytes waiting for a client that does not read: above it no further request is
+ * taken from stdin until the queue has drained to half of it.
+ */
+export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+
+/** Default bound on messages being handled at once; reading waits for one to finish above it. */
+export const DEFAULT_MAX_CONCURRENT = 64;
+
+/** How long, at the end of a session, handled messages and queued answers may take to settle. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
+/** How the session ended. */
+export type SessionEnd = "eof" | "aborted" | "read_error";
+
 /** Inputs of {@link serveStdio}. */
 export interface StdioOptions {
   /** The server core answering each message. */
@@ -33,26 +48,40 @@ export interface StdioOptions {
    * this long enough for its slowest tool.
    */
   eofGraceMs?: number;
+  /**
+   * Ends the session early (e.g. a signal): reading stops, running calls are aborted at once without
+   * answers, and the promise resolves once the server is closed.
+   */
+  signal?: AbortSignal;
+  /** Answer bytes allowed to wait for a slow reader before reading pauses ({@link DEFAULT_MAX_QUEUED_BYTES}). */
+  maxQueuedBytes?: number;
+  /** Messages handled at once before reading pauses ({@link DEFAULT_MAX_CONCURRENT}). */
+  maxConcurrent?: number;
 }
 
 /**
  * Serve one MCP session over stdio until the input ends. Lines are handled concurrently (a slow tool does
  * not delay `ping`) and answered in completion order through one serialized writer. An over-long line is
  * skipped without buffering it and answered with `-32600` (id null); an unterminated final line is
- * discarded. At end of input, running calls get `eofGraceMs` to finish, then are aborted; the promise
- * resolves once output is flushed.
+ * discarded. At end of input, running calls get `eofGraceMs` to finish, then the server is closed
+ * ({@link McpServer.close}: remaining calls aborted, close hooks run); the promise resolves once output
+ * is flushed. Backpressure: while more than `maxQueuedBytes` of answers wait for the client, or
+ * `maxConcurrent` messages are being handled, no further line is taken from the input.
  *
  * @example
  * ```ts
  * await serveStdio({ server, stdin: Deno.stdin.readable, stdout: Deno.stdout.writable, log: console.error });
  * ```
  */
-export async function serveStdio(options: StdioOptions): Promise<void> {
-  const { server, stdin, stdout } = options;
+export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
+  const { server, stdin, stdout, signal } = options;
   const log = options.log ?? (() => {});
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+  const maxQueued = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
+  const maxConcurrent = Math.max(1, options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
   const out = new SerialWriter(stdout, log);
   const send = (json: string) => out.writeLine(json);
+  server.setOutput(send);
   const splitter = new LineSplitter(maxLineBytes);
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const running = new Set<Promise<void>>();
@@ -72,18 +101,42 @@ export async function serveStdio(options: StdioOptions): Promise<void> {
     handled.finally(() => running.delete(handled));
   };
 
+  /** Wait while the client is behind on reading answers or too much is being handled. */
+  const backpressure = async () => {
+    if (out.queuedBytes > maxQueued) {
+      log(`${out.queuedBytes} answer bytes wait for the client; reading paused`);
+      await Promise.race([out.drainedTo(maxQueued / 2), aborted]);
+    }
+    while (running.size >= maxConcurrent && !signal?.aborted) {
+      await Promise.race([...running, aborted]);
+    }
+  };
+
   const reader = stdin.getReader();
+  let stopReading: () => void = () => {};
+  const aborted = new Promise<void>((resolve) => stopReading = resolve);
+  const onAbort = () => {
+    stopReading();
+    reader.cancel().catch(() => {});
+  };
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  let end: SessionEnd = "eof";
   try {
-    while (true) {
+    reading: while (!signal?.aborted) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         chunk = await reader.read();
       } catch (error) {
+        if (signal?.aborted) break;
         log(`stdin read failed, ending the session: ${error instanceof Error ? error.message : error}`);
+        end = "read_error";
         break;
       }
       if (chunk.done) break;
       for (const event of splitter.push(chunk.value)) {
+        await backpressure();
+        if (signal?.aborted) break reading;
         if (event.kind === "line") {
           dispatch(event.bytes);
         } else {
@@ -102,15 +155,23 @@ export async function serveStdio(options: StdioOptions): Promise<void> {
       }
     }
   } finally {
+    signal?.removeEventListener("abort", onAbort);
     reader.releaseLock();
-    if (splitter.end()) log("discarded an unterminated final line at end of input");
-    await settleWithin([...running], options.eofGraceMs ?? DEFAULT_EOF_GRACE_MS);
-    server.cancelAll("stdin closed");
-    // Cancelled calls settle at once (their handlers are left behind), so this wait is short.
-    await Promise.all([...running]);
-    await out.flush();
+    if (signal?.aborted) end = "aborted";
+    if (splitter.end() && end === "eof") log("discarded an unterminated final line at end of input");
+    if (end === "eof") {
+      // A signal during the grace ends it early.
+      await Promise.race([settleWithin([...running], options.eofGraceMs ?? DEFAULT_EOF_GRACE_MS), aborted]);
+    }
+    await server.close(end === "aborted" ? "session ended" : "stdin closed");
+    // Cancelled calls settle at once (their handlers were waited for by close()), so this wait is short.
+    await settleWithin([...running], SHUTDOWN_GRACE_MS);
+    server.setOutput(null);
+    // A client that stopped reading must not keep the process alive; an ended session waits briefly.
+    await settleWithin([out.flush()], end === "aborted" ? 1_000 : SHUTDOWN_GRACE_MS);
     out.release();
   }
+  return end;
 }
 
 /** Wait for `work` to settle, but never longer than `ms`. */

@@ -242,9 +242,9 @@ Deno.test("non-object messages are invalid requests with a null id", async () =>
   }
 });
 
-Deno.test("ids must be strings or numbers; others are refused with a null id", async () => {
+Deno.test("ids must be strings or integers; others (fractions included) are refused with a null id", async () => {
   const { server } = makeTestServer();
-  for (const id of [null, true, false, [1], {}, { a: 1 }]) {
+  for (const id of [null, true, false, [1], {}, { a: 1 }, 2.5, -0.5]) {
     const reply = await one(server, JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }));
     assert.deepEqual(reply, {
       jsonrpc: "2.0",
@@ -253,7 +253,7 @@ Deno.test("ids must be strings or numbers; others are refused with a null id", a
     }, JSON.stringify(id));
   }
   assert.equal((await one(server, request("x".repeat(5000), "ping"))).id, null, "absurdly long id refused");
-  for (const id of ["abc", "", 0, -1, 2.5]) {
+  for (const id of ["abc", "", 0, -1, 1e3]) {
     assert.deepEqual(await one(server, request(id, "ping")), { jsonrpc: "2.0", id, result: {} });
   }
 });
@@ -262,10 +262,12 @@ Deno.test("numeric ids are echoed byte for byte, even beyond double precision", 
   const { server } = makeTestServer();
   const out = collector();
   await server.handleLine('{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}', out.send);
+  await server.handleLine('{"jsonrpc":"2.0","id":1.0,"method":"ping"}', out.send);
   await server.handleLine('{"jsonrpc":"2.0","id":1.50,"method":"ping"}', out.send);
   assert.deepEqual(out.lines, [
     '{"jsonrpc":"2.0","id":12345678901234567890,"result":{}}',
-    '{"jsonrpc":"2.0","id":1.50,"result":{}}',
+    '{"jsonrpc":"2.0","id":1.0,"result":{}}',
+    '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request id"}}',
   ]);
 });
 
@@ -314,15 +316,52 @@ Deno.test("a trailing CR is tolerated and whitespace-only lines are ignored", as
   });
 });
 
-Deno.test("deeply nested messages are refused with a null id instead of overflowing the stack", async () => {
+Deno.test("deeply nested messages are refused with their id instead of overflowing the stack", async () => {
   const { server } = makeTestServer();
-  const deep = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":${"[".repeat(200_000)}${
-    "]".repeat(200_000)
-  }}}`;
+  const nest = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+  const deep = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":${nest(200_000)}}}`;
   const reply = await one(server, deep);
-  assert.equal(reply.id, null);
+  assert.equal(reply.id, 1, "the id is read from the raw text");
   assert.equal(reply.error.code, -32600);
+  assert.equal(reply.error.message, "Invalid request: message nests deeper than 64 levels");
+  // The id after the deep part, a string id with escapes, and ids that are not top-level.
+  const after = await one(
+    server,
+    `{"params":{"x":${nest(100)}},"method":"ping","id":"a\\"b","jsonrpc":"2.0"}`,
+  );
+  assert.equal(after.id, 'a"b');
+  const nested = await one(server, `{"params":{"id":5,"x":${nest(100)}},"method":"ping","jsonrpc":"2.0"}`);
+  assert.equal(nested.id, null, "an id inside params is not the message's id");
+  const fractional = await one(server, `{"id":1.5,"x":${nest(100)}}`);
+  assert.equal(fractional.id, null, "an unusable id is not echoed");
+  const quoted = await one(server, `{"x":"\\"id\\":3","y":${nest(100)}}`);
+  assert.equal(quoted.id, null, "text inside a string is not a key");
   assert.deepEqual(await one(server, request(2, "ping")), { jsonrpc: "2.0", id: 2, result: {} });
+});
+
+Deno.test("the nesting limit fires at exactly the depth it names", async () => {
+  const { server } = makeTestServer();
+  // The root object is level 1; params level 2; the innermost array is level 64 (or 65).
+  const at = (levels: number) =>
+    `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":${"[".repeat(levels - 2)}${
+      "]".repeat(levels - 2)
+    }}}`;
+  assert.deepEqual(await one(server, at(64)), { jsonrpc: "2.0", id: 7, result: {} });
+  const refused = await one(server, at(65));
+  assert.equal(refused.error.code, -32600);
+  assert.match(refused.error.message, /deeper than 64 levels/);
+});
+
+Deno.test('a request without "jsonrpc":"2.0" is refused with -32600; such a notification is dropped', async () => {
+  const { server, seen } = makeTestServer();
+  const missing = await one(server, JSON.stringify({ id: 3, method: "ping" }));
+  assert.deepEqual(missing.error, { code: -32600, message: 'Invalid request: "jsonrpc" must be "2.0"' });
+  assert.equal(missing.id, 3);
+  const wrong = await one(server, JSON.stringify({ jsonrpc: "1.0", id: 4, method: "ping" }));
+  assert.equal(wrong.error.code, -32600);
+  assert.deepEqual(await run(server, JSON.stringify({ method: "notifications/initialized" })), []);
+  assert.equal(server.clientInitialized, false);
+  assert.deepEqual(seen.startedIds, []);
 });
 
 Deno.test("__proto__ keys never reach a handler", async () => {

@@ -1,0 +1,146 @@
+/**
+ * The client's MCP roots (the `roots` client capability): asked with `roots/list` once the client has
+ * sent `notifications/initialized`, asked again on `notifications/roots/list_changed`, and handed to the
+ * application as a plain list. What a root means (e.g. a project folder) is the application's business.
+ *
+ * @module
+ */
+
+import type { McpServer } from "./server.ts";
+import { PeerRequestError } from "./peer_requests.ts";
+
+/** One root as the client declared it. */
+export interface Root {
+  /** The root's URI (the spec allows only `file://` URIs today). */
+  uri: string;
+  /** Optional display name. */
+  name?: string;
+}
+
+/** What is known about the client's roots. */
+export type RootsState =
+  | { readonly kind: "roots"; readonly roots: readonly Root[] }
+  /** The client did not declare the `roots` capability (or has not initialized in time). */
+  | { readonly kind: "unsupported" }
+  /** The client declared roots but the question failed (error answer, timeout, malformed answer). */
+  | { readonly kind: "unavailable"; readonly reason: string };
+
+/** Default wait for the client's `roots/list` answer, and for `notifications/initialized`. */
+export const DEFAULT_ROOTS_TIMEOUT_MS = 5_000;
+
+/** At most this many roots are taken from an answer; URIs longer than this many characters are dropped. */
+const MAX_ROOTS = 256;
+const MAX_ROOT_URI_CHARS = 4096;
+
+/**
+ * Follows the client's roots for one server. {@link ClientRoots.current} waits (bounded) for the answer
+ * that is on its way, so a tool call that arrives right after the handshake sees the roots.
+ *
+ * @example
+ * ```ts
+ * const roots = new ClientRoots(server);
+ * const state = await roots.current(); // { kind: "roots", roots: [{ uri: "file:///home/me/p" }] }
+ * ```
+ */
+export class ClientRoots {
+  readonly #server: McpServer;
+  readonly #timeoutMs: number;
+  readonly #log: (message: string) => void;
+  /** The latest question's answer; null until the client has initialized. */
+  #state: Promise<RootsState> | null = null;
+  #generation = 0;
+  #initialized: () => void = () => {};
+  #initializedOnce: Promise<void>;
+
+  /** Start following the roots of `server`'s client. */
+  constructor(
+    server: McpServer,
+    options: { timeoutMs?: number; log?: (message: string) => void } = {},
+  ) {
+    this.#server = server;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_ROOTS_TIMEOUT_MS;
+    this.#log = options.log ?? (() => {});
+    this.#initializedOnce = new Promise((resolve) => this.#initialized = resolve);
+    server.onNotification("notifications/initialized", () => {
+      this.#ask();
+      this.#initialized();
+    });
+    server.onNotification("notifications/roots/list_changed", () => {
+      if (this.#state !== null) this.#ask();
+    });
+  }
+
+  /**
+   * The client's roots as last answered. Before `notifications/initialized` it waits for it (at most the
+   * timeout), and while a `roots/list` question is out it waits for the answer (also bounded).
+   */
+  async current(): Promise<RootsState> {
+    if (this.#state === null) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => timer = setTimeout(resolve, this.#timeoutMs));
+      await Promise.race([this.#initializedOnce, late]);
+      clearTimeout(timer);
+    }
+    if (this.#state === null) {
+      return this.#supported()
+        ? { kind: "unavailable", reason: "the client has not sent notifications/initialized" }
+        : { kind: "unsupported" };
+    }
+    return await this.#state;
+  }
+
+  #supported(): boolean {
+    const roots = this.#server.clientCapabilities?.roots;
+    return typeof roots === "object" && roots !== null && !Array.isArray(roots);
+  }
+
+  #ask(): void {
+    const generation = ++this.#generation;
+    if (!this.#supported()) {
+      this.#state = Promise.resolve({ kind: "unsupported" });
+      return;
+    }
+    this.#state = this.#server.request("roots/list", undefined, this.#timeoutMs).then(
+      (result) => {
+        const state = readRoots(result);
+        if (generation === this.#generation) this.#describe(state);
+        return state;
+      },
+      (error): RootsState => {
+        const reason = error instanceof PeerRequestError ? error.message : String(error);
+        if (generation === this.#generation) this.#log(`roots/list failed: ${reason}`);
+        return { kind: "unavailable", reason };
+      },
+    );
+  }
+
+  #describe(state: RootsState): void {
+    if (state.kind === "roots") {
+      const listed = state.roots.map((root) => root.uri).join(", ");
+      this.#log(`the client offers ${state.roots.length} root(s)${listed === "" ? "" : `: ${listed}`}`);
+    } else if (state.kind === "unavailable") {
+      this.#log(`roots/list: ${state.reason}`);
+    }
+  }
+}
+
+/** Validate a `roots/list` result: `{ roots: [{ uri, name? }] }`, ignoring extra members. */
+export function readRoots(result: unknown): RootsState {
+  const roots = isRecord(result) ? result.roots : undefined;
+  if (!Array.isArray(roots)) return { kind: "unavailable", reason: "malformed roots/list answer" };
+  const list: Root[] = [];
+  for (const entry of roots.slice(0, MAX_ROOTS)) {
+    if (!isRecord(entry) || typeof entry.uri !== "string" || entry.uri.length > MAX_ROOT_URI_CHARS) {
+      return { kind: "unavailable", reason: "malformed root in the roots/list answer" };
+    }
+    const root: Root = { uri: entry.uri };
+    if (typeof entry.name === "string") root.name = entry.name.slice(0, 256);
+    list.push(root);
+  }
+  if (roots.length > MAX_ROOTS) return { kind: "unavailable", reason: `more than ${MAX_ROOTS} roots` };
+  return { kind: "roots", roots: list };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
