@@ -26,6 +26,14 @@ export interface CliOptions {
   debugJson: boolean;
   quiet: boolean;
   checkFsSeconds: number;
+  /** `--strict`: findings are errors (exit 1) and the outputs they concern are not written. */
+  strict: boolean;
+  /** `--progress=json`: machine-readable progress lines on stderr. */
+  progressJson: boolean;
+  /** `--exit-on-stdin-eof`: stop the run (exit 1, temps removed) when stdin reaches EOF. */
+  exitOnStdinEof: boolean;
+  /** `--findings-file`: where the findings JSON goes, or null. */
+  findingsFile: string | null;
 }
 
 /** What the command line asks for. Errors carry bxp's message and whether the usage text follows it. */
@@ -81,6 +89,31 @@ export const CLI_FLAGS: readonly FlagDoc[] = [
     flag: "--check-fs",
     value: "<n>",
     description: "check that data_dir and input files exist before processing, within n seconds",
+  },
+  {
+    flag: "--strict",
+    value: null,
+    description:
+      "treat findings as errors (exit 1): a non-empty input writing 0 rows, an output column empty " +
+      "on every row, a [Column] no header has, a value breaking an unquoted output, a DATE_CONVERT format " +
+      "matching no input; the outputs concerned are not written",
+  },
+  {
+    flag: "--findings-file",
+    value: "<path>",
+    description: 'write the run\'s findings as JSON ({"findings":[...]}) to <path>, with or without --strict',
+  },
+  {
+    flag: "--progress=json",
+    value: null,
+    description: 'print `bxp-progress {"records":R,"bytes":B,"total_bytes":T}` lines on stderr while ' +
+      "converting (about every 250 ms, and once at the end)",
+  },
+  {
+    flag: "--exit-on-stdin-eof",
+    value: null,
+    description: "stop the run, remove its temporary files and exit 1 when stdin reaches end of file " +
+      "(for a parent process that spawned bxp-cli with a pipe)",
   },
   { flag: "--version", value: null, description: "print the version and exit" },
   { flag: "--help", value: null, description: "print this help and exit" },
@@ -140,6 +173,10 @@ export function parseCliArgs(args: readonly string[]): CliRequest {
     debugJson: false,
     quiet: false,
     checkFsSeconds: 0,
+    strict: false,
+    progressJson: false,
+    exitOnStdinEof: false,
+    findingsFile: null,
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -163,6 +200,26 @@ export function parseCliArgs(args: readonly string[]): CliRequest {
       case "--trace":
         o.trace = true;
         continue;
+      case "--strict":
+        o.strict = true;
+        continue;
+      case "--exit-on-stdin-eof":
+        o.exitOnStdinEof = true;
+        continue;
+    }
+    if (arg === "--progress" || arg.startsWith("--progress=")) {
+      const v = arg.slice("--progress=".length);
+      if (v !== "json") return fail(`--progress value must be 'json': got '${v}'`);
+      o.progressJson = true;
+      continue;
+    }
+    const findingsFile = matchValue(args, i, "--findings-file");
+    if (findingsFile.kind === "missing") return fail("--findings-file requires a path argument");
+    if (findingsFile.kind === "value") {
+      if (findingsFile.value === "") return fail("--findings-file requires a non-empty path");
+      o.findingsFile = findingsFile.value;
+      i = findingsFile.next;
+      continue;
     }
     if (arg.startsWith("--debug=")) {
       const v = arg.slice("--debug=".length);

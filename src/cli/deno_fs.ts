@@ -3,6 +3,12 @@
  * every output is staged in a temporary file beside its target, then renamed into place, so an output is
  * written whole or not at all.
  *
+ * Temporary files are named `.<target>.<pid>.<nonce>.bxp-tmp` and held under an exclusive file lock while
+ * written. Every live one is registered, so a signal or a fatal path can remove them all
+ * ({@link removeLiveTemps}); one left by a killed process (kill -9, power loss) is removed by the next run over
+ * that folder ({@link DenoEngineFs.sweepStaleTemps}) only when its name is ours, its pid is not running
+ * and nobody holds its lock.
+ *
  * @example
  * ```ts ignore
  * const fs = new DenoEngineFs("/work/project");
@@ -18,7 +24,54 @@ const READ_CHUNK = 256 * 1024;
 
 function tempNameFor(target: string): string {
   const nonce = crypto.getRandomValues(new Uint32Array(2)).join("");
-  return join(dirname(target), `.${basename(target)}.${nonce}.bxp-tmp`);
+  return join(dirname(target), `.${basename(target)}.${Deno.pid}.${nonce}.bxp-tmp`);
+}
+
+/** Our temp naming: `.<target>.<pid>.<nonce>.bxp-tmp`. */
+const TEMP_NAME = /^\.(.+)\.([0-9]{1,10})\.([0-9]{1,40})\.bxp-tmp$/;
+
+/** Temporary files this process has open, by path. */
+const liveTemps = new Map<string, Deno.FsFile>();
+
+/**
+ * Removes every temporary output this process still has open (signal, stdin EOF, unexpected failure). Sync,
+ * so it can run in a signal handler right before exiting. Returns how many were removed.
+ */
+export function removeLiveTemps(): number {
+  let removed = 0;
+  for (const [path, file] of liveTemps) {
+    try {
+      file.close();
+    } catch {
+      // already closed
+    }
+    try {
+      Deno.removeSync(path);
+      removed++;
+    } catch {
+      // already gone
+    }
+  }
+  liveTemps.clear();
+  return removed;
+}
+
+/**
+ * Whether process `pid` runs on this machine: true or false where the OS tells (`/proc` on Linux), null
+ * where it cannot be known (then only the lock decides).
+ */
+function pidRunning(pid: number): boolean | null {
+  try {
+    Deno.statSync("/proc/self");
+  } catch {
+    return null;
+  }
+  try {
+    Deno.statSync(`/proc/${pid}`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Bytes of queued writes after which `write` waits for the disk (backpressure). */
@@ -89,6 +142,7 @@ class DenoStagedOutput implements StagedOutput {
   #close(): void {
     if (!this.#open) return;
     this.#open = false;
+    liveTemps.delete(this.#temp);
     this.#file.close();
   }
 }
@@ -167,7 +221,55 @@ export class DenoEngineFs implements EngineFs {
     if (exclusive && await this.exists(target)) return "exists";
     const temp = tempNameFor(target);
     const file = await Deno.open(temp, { write: true, createNew: true });
+    liveTemps.set(temp, file);
+    try {
+      await file.lock(true);
+    } catch {
+      // a file system without locks: the pid in the name still guards the sweep
+    }
     return new DenoStagedOutput(file, temp, target, exclusive);
+  }
+
+  async sweepStaleTemps(dir: string): Promise<string[]> {
+    const folder = this.#abs(dir);
+    const removed: string[] = [];
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(folder));
+    } catch {
+      return removed;
+    }
+    for (const e of entries) {
+      const m = TEMP_NAME.exec(e.name);
+      if (m === null || !e.isFile) continue;
+      const path = join(folder, e.name);
+      const pid = Number(m[2]);
+      if (liveTemps.has(path) || pidRunning(pid) === true) continue;
+      let file: Deno.FsFile;
+      try {
+        file = await Deno.open(path, { read: true, write: true });
+      } catch {
+        continue;
+      }
+      let free = false;
+      try {
+        free = await file.tryLock(true);
+      } catch {
+        free = pidRunning(pid) === false;
+      }
+      file.close();
+      if (!free) continue;
+      try {
+        await Deno.remove(path);
+        removed.push(
+          `removed '${this.join(dir, e.name)}', a temporary output of '${m[1]}' left by an interrupted run ` +
+            `(pid ${pid})`,
+        );
+      } catch {
+        // removed by someone else meanwhile
+      }
+    }
+    return removed;
   }
 
   async writeFile(path: string, bytes: Uint8Array): Promise<void> {

@@ -14,7 +14,10 @@ import { exitCodeOf, newStats, type SectionStats } from "../engine/stats.ts";
 import { NULL_TRACE, type TraceSink } from "../engine/sinks.ts";
 import { VERSION } from "../version.ts";
 import { type CliOptions, isSafeCliPath, parseCliArgs, usageText } from "./args.ts";
-import { DenoEngineFs } from "./deno_fs.ts";
+import { DenoEngineFs, removeLiveTemps } from "./deno_fs.ts";
+import { ProgressTicker, showLiveProgress } from "./progress.ts";
+import type { ProgressCounters } from "../engine/host.ts";
+import type { Finding } from "../engine/findings.ts";
 import { CliReporter } from "./reporter.ts";
 import { TraceOut } from "./trace_out.ts";
 import { BlockPool } from "../engine/parallel/pool.ts";
@@ -31,10 +34,60 @@ function debugJsonDocument(
   fatal: boolean,
 ): string {
   return JSON.stringify(
-    { fatal, templates, overall: templateSummary("*", overall), messages },
+    { fatal, templates, overall: templateSummary("*", overall), messages, findings: overall.findings },
     null,
     2,
   ) + "\n";
+}
+
+/** The `--findings-file` document. */
+export function findingsDocument(findings: readonly Finding[]): string {
+  return JSON.stringify({ findings }, null, 2) + "\n";
+}
+
+/**
+ * Ends the process at once after removing this run's temporary outputs (outputs already renamed into place
+ * are whole and stay). Used by signal handlers and the stdin-EOF watch.
+ */
+function stopNow(message: string, code: number): never {
+  const removed = removeLiveTemps();
+  const tail = removed > 0 ? ` (${removed} temporary file(s) removed)` : "";
+  try {
+    Deno.stderr.writeSync(new TextEncoder().encode(`\n${message}${tail}\n`));
+  } catch {
+    // stderr gone too
+  }
+  Deno.exit(code);
+}
+
+/** SIGINT and SIGTERM stop the run without leaving temporary files (exit 130 / 143, as shells report). */
+function installSignalCleanup(): void {
+  const signals: [Deno.Signal, number][] = [["SIGINT", 130], ["SIGTERM", 143]];
+  for (const [signal, code] of signals) {
+    try {
+      Deno.addSignalListener(signal, () => stopNow(`error: interrupted by ${signal}; the run stopped`, code));
+    } catch {
+      // not supported on this platform (SIGTERM on Windows)
+    }
+  }
+}
+
+/** `--exit-on-stdin-eof`: reads stdin to its end in the background, then stops the run with exit 1. */
+function watchStdinEof(): void {
+  (async () => {
+    const buf = new Uint8Array(4096);
+    try {
+      while ((await Deno.stdin.read(buf)) !== null) {
+        // input is ignored: only its end matters
+      }
+    } catch {
+      // a read error means the pipe is gone too
+    }
+    stopNow(
+      "error: stdin reached end of file (--exit-on-stdin-eof): the parent process is gone; the run stopped",
+      1,
+    );
+  })();
 }
 
 function probeDir(base: string) {
@@ -103,6 +156,7 @@ async function run(
   out: CliReporter,
   trace: TraceSink,
   parallel: ParallelOptions | null,
+  progress: ProgressCounters | null,
 ): Promise<{ overall: SectionStats; templates: TemplateSummary[]; aborted: boolean }> {
   const started = performance.now();
   const env = {
@@ -113,6 +167,8 @@ async function run(
     debug: o.debug,
     now: () => performance.now(),
     parallel,
+    progress,
+    strict: o.strict,
   };
   const overall = newStats();
   const fail = (message: string | null) => {
@@ -195,6 +251,12 @@ async function main(): Promise<number> {
     return 1;
   }
   const o = req.options;
+  installSignalCleanup();
+  if (o.exitOnStdinEof) watchStdinEof();
+  if (o.findingsFile !== null && !isSafeCliPath(o.findingsFile)) {
+    console.error(`error: --findings-file path rejected: '${o.findingsFile}'`);
+    return 1;
+  }
   const out = new CliReporter({ quiet: o.quiet, trace: o.trace, debug: o.debug, debugJson: o.debugJson });
   let trace: TraceSink = NULL_TRACE;
   let traceOut: TraceOut | null = null;
@@ -212,14 +274,51 @@ async function main(): Promise<number> {
     trace = traceOut;
   }
   const workers = parallelOptions();
+  const counters: ProgressCounters = { records: 0, bytes: 0, totalBytes: 0 };
+  let ticker: ProgressTicker | null = null;
+  let decide: ReturnType<typeof setInterval> | undefined;
+  if (o.progressJson) {
+    ticker = new ProgressTicker(counters, "json");
+    ticker.start();
+  } else if (Deno.stderr.isTerminal() && !o.quiet && !o.trace && !o.debugJson) {
+    // The live line waits until the run knows its input size; small inputs never show it.
+    const live = new ProgressTicker(counters, "live");
+    decide = setInterval(() => {
+      const situation = {
+        stderrIsTerminal: true,
+        quiet: o.quiet,
+        trace: o.trace,
+        debugJson: o.debugJson,
+        progressJson: false,
+        totalBytes: counters.totalBytes,
+      };
+      if (counters.totalBytes === 0) return;
+      clearInterval(decide);
+      if (showLiveProgress(situation)) {
+        ticker = live;
+        live.start();
+      }
+    }, 100);
+    Deno.unrefTimer(decide);
+  }
   let result;
   try {
-    result = await run(o, out, trace, workers.options);
+    result = await run(o, out, trace, workers.options, counters);
   } finally {
     workers.close();
+    clearInterval(decide);
+    (ticker as ProgressTicker | null)?.stop();
   }
   const { overall, templates, aborted } = result;
   out.flushDebug();
+  if (o.findingsFile !== null) {
+    try {
+      await Deno.writeTextFile(o.findingsFile, findingsDocument(overall.findings));
+    } catch (err) {
+      console.error(`error: --findings-file write failed: ${(err as Error).message} (${o.findingsFile})`);
+      overall.hasFatal = true;
+    }
+  }
   const code = exitCodeOf(overall);
   trace.done(code);
   await traceOut?.close();
@@ -239,7 +338,8 @@ let code: number;
 try {
   code = await main();
 } catch (err) {
-  // Unexpected failures still end with a message, never a stack trace.
+  // Unexpected failures still end with a message, never a stack trace, and never leave temporary files.
+  removeLiveTemps();
   console.error(`fatal error: ${err instanceof Error ? err.message : String(err)}`);
   code = 1;
 }

@@ -14,7 +14,8 @@ import { CsvRecordTooLongError } from "../formats/csv_reader.ts";
 import { JsonInputError } from "../formats/json_input.ts";
 import { type DateRange, extractDateRange, UncomparableDateError } from "./date_range.ts";
 import { checkHeader } from "./header_checks.ts";
-import type { EngineFs, Reporter, StagedOutput } from "./host.ts";
+import type { EngineFs, ProgressCounters, Reporter, StagedOutput } from "./host.ts";
+import { fileFindings } from "./findings.ts";
 import type { TemplatePlan } from "./plan.ts";
 import { PrePassCollector } from "./prepass.ts";
 import { CsvRecordSource, JsonRecordSource, type RecordSource } from "./record_source.ts";
@@ -43,9 +44,13 @@ export interface TemplateRun {
   readonly dryRun: boolean;
   readonly debug: boolean;
   /** The template's combined output (header already written), or null. */
-  readonly combined: { writer: RowWriter; output: StagedOutput | null } | null;
+  readonly combined: { writer: RowWriter; output: StagedOutput | null; path: string } | null;
   /** Block workers for large CSV inputs, or null to stay serial. */
   readonly parallel: ParallelOptions | null;
+  /** Live progress counters, or null. */
+  readonly progress: ProgressCounters | null;
+  /** `--strict`: a file with findings fails and its output is discarded. */
+  readonly strict: boolean;
 }
 
 /** When and how files are split across block workers. */
@@ -125,7 +130,7 @@ function announceFile(
 async function openOutput(
   run: TemplateRun,
   filename: string,
-): Promise<StagedOutput | null | "skip"> {
+): Promise<{ staged: StagedOutput | null; path: string } | "skip"> {
   const t = run.plan.template;
   const name = outputName(filename, t.filePatternIn, t.filePatternOut);
   if (!isPlainFileName(name)) {
@@ -140,16 +145,16 @@ async function openOutput(
       run.reporter.info(`  skipping '${filename}' (output exists)\n`);
       return "skip";
     }
-    return null;
+    return { staged: null, path };
   }
   const staged = await run.fs.createOutput(path, run.fresh);
-  if (staged !== "exists") return staged;
+  if (staged !== "exists") return { staged, path };
   if (run.combined === null) {
     run.reporter.info(`  skipping '${filename}' (output exists)\n`);
     return "skip";
   }
   run.reporter.info(`  skipping per-file '${filename}' (exists; combined still being built)\n`);
-  return null;
+  return { staged: null, path };
 }
 
 /** Converts one input file. Throws {@link FileFatal} on a problem that stops the run. */
@@ -190,6 +195,7 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
     trace.fileStart(source.format, t.id, path, names);
 
     const ctx = newEvalContext(plan, columns, stem);
+    const progressBase = { records: run.progress?.records ?? 0, bytes: run.progress?.bytes ?? 0 };
     const debug = run.debug ? (text: string) => reporter.debug(text) : null;
     const dateMin = range.kind === "valid" ? range.min : "";
     const dateMax = range.kind === "valid" ? range.max : "";
@@ -203,6 +209,12 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
           name: filename,
           trace,
           reporter,
+          outputs: plan.outputSlots.length,
+          dateChecks: plan.dateChecks.length,
+          onProgress: run.progress === null ? undefined : (records, offset) => {
+            run.progress!.records = progressBase.records + records;
+            run.progress!.bytes = progressBase.bytes + offset;
+          },
           context: {
             template: t,
             globalMaps: globalMapsOf(plan),
@@ -230,7 +242,8 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
 
     const target = await openOutput(run, filename);
     if (target === "skip") return;
-    output = target;
+    output = target.staged;
+    const progress = run.progress;
 
     const writer = createRowWriter(t, plan.outputHeaders);
     writer.writeHeader(plan.outputHeaders);
@@ -259,18 +272,52 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
         columnNames: names,
       });
       let n = 0;
-      await source.forEachRecord((fields, offset) => rows.evalRecord(fields, offset, ++n), drain);
+      let reached = 0;
+      const afterChunk = progress === null ? drain : () => {
+        progress.records = progressBase.records + n;
+        progress.bytes = progressBase.bytes + reached;
+        return drain();
+      };
+      await source.forEachRecord((fields, offset) => {
+        reached = offset;
+        rows.evalRecord(fields, offset, ++n);
+      }, afterChunk);
       counts = {
         records: n,
         rowsWritten: rows.rowsWritten,
         exprErrors: rows.exprErrors,
         unbalancedQuotes: source.unbalancedQuotes,
+        tally: rows.tally,
       };
     }
     writer.finish();
     await drain();
-    if (output !== null) await output.commit();
-    output = null;
+    if (progress !== null) {
+      progress.records = progressBase.records + counts.records;
+      progress.bytes = progressBase.bytes + await fs.fileSize(path);
+    }
+    const found = fileFindings({
+      plan,
+      dateChecks: plan.dateChecks,
+      file: filename,
+      header: names,
+      records: counts.records,
+      rowsWritten: counts.rowsWritten,
+      tally: counts.tally,
+    });
+    stats.findings.push(...found);
+    if (run.strict && found.length > 0) {
+      // Nothing suspicious is written under --strict: the staged output is dropped, the run fails.
+      if (output !== null) await output.abort();
+      output = null;
+      for (const f of found) reporter.fatal(`error: --strict: ${f.message}\n`);
+      reporter.fatal(`error: --strict: no output written for '${filename}' (template: ${t.id})\n`);
+      stats.hasFatal = true;
+    } else if (output !== null) {
+      await output.commit();
+      output = null;
+      stats.outputs.push(target.path);
+    }
 
     const records = counts.records;
     if (records === 0) {
@@ -295,6 +342,10 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
     stats.files++;
     stats.rowsIn += records;
     stats.rowsOut += counts.rowsWritten;
+    stats.exprErrors += counts.exprErrors;
+    stats.filteredNoRuleMatch += counts.tally.noRuleMatch;
+    stats.filteredRuleSkip += counts.tally.ruleSkip;
+    stats.filteredDate += counts.tally.dateFilter;
   } catch (err) {
     if (output !== null) await output.abort();
     if (err instanceof CsvRecordTooLongError) throw new FileFatal(`fatal error: ${err.message}\n`);

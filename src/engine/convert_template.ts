@@ -13,10 +13,11 @@ import {
   convertFile,
   FileFatal,
   isPlainFileName,
+  outputName,
   type ParallelOptions,
   type TemplateRun,
 } from "./convert_file.ts";
-import type { EngineFs, Reporter, StagedOutput } from "./host.ts";
+import type { EngineFs, ProgressCounters, Reporter, StagedOutput } from "./host.ts";
 import type { TemplatePlan } from "./plan.ts";
 import { createRowWriter } from "./row_writers.ts";
 import type { TraceSink } from "./sinks.ts";
@@ -34,6 +35,42 @@ export interface RunEnv {
   readonly now: () => number;
   /** Block workers for large CSV inputs; absent or null keeps every file on the serial path. */
   readonly parallel?: ParallelOptions | null;
+  /** Live progress counters (absent: nobody watches). */
+  readonly progress?: ProgressCounters | null;
+  /** `--strict`: findings are errors and the outputs they concern are not written. */
+  readonly strict?: boolean;
+}
+
+/** The combined output name of a template (`1-<id>-combined<file_pattern_out>`). */
+export function combinedName(t: TemplatePlan["template"]): string {
+  return `1-${t.id}-combined${t.filePatternOut !== "" ? t.filePatternOut : "x"}`;
+}
+
+/**
+ * The input files of a template in `listed` (the folder's names), in bxp's order, and the names left out
+ * because this template writes them itself: a per-file output of another candidate (`.csv` -> `.clean.csv`
+ * makes `a.clean.csv` from `a.csv`) or its combined output. Reading those would convert a run's own output
+ * again on the next run.
+ *
+ * @example
+ * ```ts ignore
+ * selectInputs(template, ["a.csv", "a.clean.csv"]); // { inputs: ["a.csv"], ownOutputs: ["a.clean.csv"] }
+ * ```
+ */
+export function selectInputs(
+  t: TemplatePlan["template"],
+  listed: readonly string[],
+): { inputs: string[]; ownOutputs: string[] } {
+  const candidates = listed.filter((n) => n.endsWith(t.filePatternIn)).sort(compareNames);
+  const produced = new Set(candidates.map((n) => outputName(n, t.filePatternIn, t.filePatternOut)));
+  if (t.combinedOutput) produced.add(combinedName(t));
+  const inputs: string[] = [];
+  const ownOutputs: string[] = [];
+  for (const n of candidates) {
+    if (produced.has(n) && outputName(n, t.filePatternIn, t.filePatternOut) !== n) ownOutputs.push(n);
+    else inputs.push(n);
+  }
+  return { inputs, ownOutputs };
 }
 
 function mentionsLookup(plan: TemplatePlan): boolean {
@@ -81,7 +118,11 @@ export async function convertTemplate(
     stats.hasFatal = true;
     return finish();
   }
-  const names = listed.filter((n) => n.endsWith(t.filePatternIn)).sort(compareNames);
+  for (const line of await fs.sweepStaleTemps?.(dir) ?? []) reporter.warning(`note: ${line}\n`);
+  const { inputs: names, ownOutputs } = selectInputs(t, listed);
+  for (const n of ownOutputs) {
+    reporter.warning(`note: skipping '${n}': it is an output of template '${t.id}', not an input\n`);
+  }
   if (names.length === 0) {
     reporter.info(`No input files for template '${t.id}' in '${dir}'\n`);
     return finish();
@@ -91,7 +132,7 @@ export async function convertTemplate(
   let combinedOutput: StagedOutput | null = null;
   try {
     if (t.combinedOutput) {
-      const name = `1-${t.id}-combined${t.filePatternOut !== "" ? t.filePatternOut : "x"}`;
+      const name = combinedName(t);
       if (!isPlainFileName(name)) {
         throw new FileFatal(
           `fatal error: template '${t.id}': combined output name '${name}' is not a plain file name ` +
@@ -104,7 +145,7 @@ export async function convertTemplate(
       }
       const writer = createRowWriter(t, plan.outputHeaders);
       writer.writeHeader(plan.outputHeaders);
-      combined = { writer, output: combinedOutput };
+      combined = { writer, output: combinedOutput, path: fs.join(dir, name) };
     }
     const run: TemplateRun = {
       plan,
@@ -117,13 +158,26 @@ export async function convertTemplate(
       debug: env.debug,
       combined,
       parallel: env.parallel ?? null,
+      progress: env.progress ?? null,
+      strict: env.strict ?? false,
     };
     for (const name of names) await convertFile(run, name, stats);
     if (combined !== null) {
       combined.writer.finish();
       const bytes = combined.writer.drain();
       if (bytes !== null && combinedOutput !== null) await combinedOutput.write(bytes);
-      if (combinedOutput !== null) await combinedOutput.commit();
+      if (env.strict && stats.findings.length > 0) {
+        if (combinedOutput !== null) {
+          await combinedOutput.abort();
+          reporter.fatal(
+            `error: --strict: combined output '${combined.path}' not written (template: ${t.id})\n`,
+          );
+        }
+        stats.hasFatal = true;
+      } else if (combinedOutput !== null) {
+        await combinedOutput.commit();
+        stats.outputs.push(combined.path);
+      }
       combinedOutput = null;
     }
   } catch (err) {

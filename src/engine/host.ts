@@ -43,6 +43,11 @@ export interface EngineFs {
   writeFile(path: string, bytes: Uint8Array): Promise<void>;
   /** Joins path segments the platform's way. */
   join(...parts: string[]): string;
+  /**
+   * Removes temporary files a killed run left in `dir` (only the implementation's own temp naming, only when
+   * their owner is gone) and answers one line per removed file, for the run to report. Optional.
+   */
+  sweepStaleTemps?(dir: string): Promise<string[]>;
 }
 
 /**
@@ -58,4 +63,15 @@ export interface Reporter {
   fatal(text: string): void;
   /** `--debug` diagnostics (stdout): expression errors, unmatched rows. Only called when debug is on. */
   debug(text: string): void;
+}
+
+/**
+ * Live counters of a run's main passes, mutated by the engine and read by whoever shows progress (on a timer,
+ * so the engine never waits for it): records processed and input bytes reached over the whole run.
+ */
+export interface ProgressCounters {
+  records: number;
+  bytes: number;
+  /** Bytes of every input file the run will convert (known before the first template starts). */
+  totalBytes: number;
 }

@@ -12,6 +12,7 @@
 
 import { type CompiledExpr, compileExpression } from "../lang/mod.ts";
 import type { TemplateConfig } from "../config/model.ts";
+import { type DateCheck, planDateChecks } from "./tally.ts";
 
 /** One `$var: expression` of input_schema or of a rule's output row. */
 export interface PlannedVar {
@@ -66,6 +67,8 @@ export interface TemplatePlan {
   /** Slot of `$date` and `$action` (always allocated). */
   readonly dateSlot: number;
   readonly actionSlot: number;
+  /** Whole-expression `DATE_CONVERT` variables of input_schema, watched for a format that never matches. */
+  readonly dateChecks: readonly DateCheck[];
 }
 
 const DATE_VAR = "$date";
@@ -147,6 +150,7 @@ export function planTemplate(
     slotNames: slots.names,
     dateSlot,
     actionSlot,
+    dateChecks: planDateChecks(inputVars),
   };
 }
 

@@ -14,6 +14,7 @@ import { type EvalContext, ExprError } from "../lang/mod.ts";
 import { outsideRange, requireComparableDate } from "./date_range.ts";
 import type { PlannedVar, TemplatePlan } from "./plan.ts";
 import type { RowWriter, TraceSink } from "./sinks.ts";
+import { newTally, type RowTally } from "./tally.ts";
 
 /** Where a row's results go. */
 export interface RowSinks {
@@ -52,6 +53,8 @@ export class RowEvaluator {
   rowsWritten = 0;
   /** input_schema evaluation failures in this file. */
   exprErrors = 0;
+  /** Filter counts and the observations findings are made of. */
+  readonly tally: RowTally;
 
   readonly #plan: TemplatePlan;
   readonly #ctx: EvalContext;
@@ -64,6 +67,12 @@ export class RowEvaluator {
   /** The output row being assembled: base values plus the rule row's overrides. */
   readonly #row: string[];
   readonly #values: string[];
+  /** Output columns not yet seen non-empty (the per-row check stops once all are). */
+  #unfilled: number;
+  /** Output delimiter, checked in values only while csv_text_quote_out is none, else "". */
+  readonly #bareDelimiter: string;
+  /** Date checks by input var index. */
+  readonly #dateCheckAt: (number | undefined)[];
 
   constructor(plan: TemplatePlan, ctx: EvalContext, sinks: RowSinks, opts: RowOptions) {
     this.#plan = plan;
@@ -75,6 +84,12 @@ export class RowEvaluator {
     this.#base = new Array(plan.slotNames.length).fill("");
     this.#row = new Array(plan.slotNames.length).fill("");
     this.#values = new Array(plan.outputSlots.length).fill("");
+    this.tally = newTally(plan.outputSlots.length, plan.dateChecks.length);
+    this.#unfilled = plan.outputSlots.length;
+    const t = plan.template;
+    this.#bareDelimiter = t.fileTypeOut !== "json" && t.csvTextQuoteOut === "none" ? t.csvDelimiterOut : "";
+    this.#dateCheckAt = plan.inputVars.map(() => undefined);
+    plan.dateChecks.forEach((c, i) => this.#dateCheckAt[c.inputIndex] = i);
   }
 
   /** Runs one record. `locator` is the byte offset of the record in its source file. */
@@ -95,6 +110,7 @@ export class RowEvaluator {
       this.#requireComparable(date, recordNum);
       if (outsideRange(date, this.#opts.dateMin, this.#opts.dateMax)) {
         trace.filteredRow(locator, FILTER_DATE);
+        this.tally.dateFilter++;
         return;
       }
     }
@@ -132,10 +148,11 @@ export class RowEvaluator {
           this.#filterDates && outsideRange(merged[plan.dateSlot], this.#opts.dateMin, this.#opts.dateMax)
         ) {
           trace.filteredRow(locator, FILTER_DATE);
+          this.tally.dateFilter++;
           emitted = true;
           continue;
         }
-        this.#write(merged);
+        this.#write(merged, recordNum);
         trace.outputRow(locator, this.rowsWritten, matched, merged[plan.actionSlot]);
         emitted = true;
         this.rowsWritten++;
@@ -143,7 +160,11 @@ export class RowEvaluator {
     } else if (plan.template.rowRulesDebugMissing && this.#sinks.debug) {
       this.#sinks.debug(this.#unmatchedDump(fields));
     }
-    if (!emitted) trace.filteredRow(locator, matched >= 0 ? "rule_skip" : "no_rule_match");
+    if (!emitted) {
+      trace.filteredRow(locator, matched >= 0 ? "rule_skip" : "no_rule_match");
+      if (matched >= 0) this.tally.ruleSkip++;
+      else this.tally.noRuleMatch++;
+    }
   }
 
   /** A live date filter that cannot place a row stops the run (bxp's `requireComparableDate`). */
@@ -159,7 +180,9 @@ export class RowEvaluator {
     const base = this.#base;
     base.fill("");
     const ctx = this.#ctx;
-    for (const v of this.#plan.inputVars) {
+    const vars = this.#plan.inputVars;
+    for (let k = 0; k < vars.length; k++) {
+      const v = vars[k];
       if (skip !== null && skip.has(v.name)) continue;
       let value = "";
       try {
@@ -175,7 +198,28 @@ export class RowEvaluator {
         this.#sinks.trace.errorRow(locator, v.name, e.name, e.detail, "input_schema");
       }
       base[v.slot] = value;
+      const check = this.#dateCheckAt[k];
+      if (check !== undefined) this.#watchDate(check, value);
     }
+  }
+
+  /** Counts a watched DATE_CONVERT result; an empty one is judged by its input (evaluated only then). */
+  #watchDate(check: number, value: string): void {
+    const d = this.tally.dates[check];
+    if (value !== "") {
+      d.converted++;
+      return;
+    }
+    if (d.converted > 0) return;
+    let input = "";
+    try {
+      input = this.#plan.dateChecks[check].input.evaluate(this.#ctx);
+    } catch {
+      return;
+    }
+    if (input.trim() === "") return;
+    d.emptied++;
+    if (d.sample === "") d.sample = input;
   }
 
   #applyOverrides(row: readonly PlannedVar[], merged: string[], locator: number): void {
@@ -196,12 +240,35 @@ export class RowEvaluator {
     }
   }
 
-  #write(merged: readonly string[]): void {
+  #write(merged: readonly string[], recordNum: number): void {
     const slots = this.#plan.outputSlots;
     const values = this.#values;
     for (let i = 0; i < slots.length; i++) values[i] = merged[slots[i]];
+    if (this.#unfilled > 0) this.#markFilled(values);
+    if (this.#bareDelimiter !== "" && this.tally.unquoted === null) this.#checkBare(values, recordNum);
     this.#sinks.out.writeRow(values);
     this.#sinks.combined?.writeRow(values);
+  }
+
+  #markFilled(values: readonly string[]): void {
+    const filled = this.tally.filled;
+    for (let i = 0; i < values.length; i++) {
+      if (!filled[i] && values[i] !== "") {
+        filled[i] = true;
+        this.#unfilled--;
+      }
+    }
+  }
+
+  #checkBare(values: readonly string[], recordNum: number): void {
+    const delimiter = this.#bareDelimiter;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v.includes(delimiter) || v.includes("\n") || v.includes("\r")) {
+        this.tally.unquoted = { column: i, record: recordNum };
+        return;
+      }
+    }
   }
 
   #unmatchedDump(fields: readonly string[]): string {

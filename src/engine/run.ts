@@ -12,10 +12,11 @@
 
 import type { BxpConfig } from "../config/model.ts";
 import { ExprError } from "../lang/mod.ts";
-import { convertTemplate, type RunEnv } from "./convert_template.ts";
+import { convertTemplate, type RunEnv, selectInputs } from "./convert_template.ts";
+import type { Finding } from "./findings.ts";
 import { planTemplate, type TemplatePlan } from "./plan.ts";
 import { extractSheets, type SelectedTemplate, unpackZips } from "./prepare_inputs.ts";
-import { mergeStats, newStats, overallLine, type SectionStats, summaryLine } from "./stats.ts";
+import { detailLines, mergeStats, newStats, overallLine, type SectionStats, summaryLine } from "./stats.ts";
 
 /** What to run. */
 export interface RunRequest {
@@ -37,6 +38,14 @@ export interface TemplateSummary {
   warnings: number;
   errors: number;
   time_ms: number;
+  /** Rows dropped, by reason (the BXTB filter reasons). */
+  filtered: { no_rule_match: number; rule_skip: number; date_filter: number };
+  /** input_schema expression failures. */
+  expr_errors: number;
+  /** Outputs written (committed), in order. */
+  outputs: string[];
+  /** What the run found suspicious (errors under --strict). */
+  findings: Finding[];
 }
 
 /** The outcome of a run. */
@@ -61,7 +70,34 @@ export function templateSummary(id: string, s: SectionStats): TemplateSummary {
     warnings: s.warnings,
     errors: s.hasFatal ? 1 : 0,
     time_ms: Math.floor(s.timeMs),
+    filtered: {
+      no_rule_match: s.filteredNoRuleMatch,
+      rule_skip: s.filteredRuleSkip,
+      date_filter: s.filteredDate,
+    },
+    expr_errors: s.exprErrors,
+    outputs: [...s.outputs],
+    findings: [...s.findings],
   };
+}
+
+/** Sets the progress total: the bytes of every input the selected templates will read. */
+async function measureInputs(selected: readonly SelectedTemplate[], env: RunEnv): Promise<void> {
+  const progress = env.progress;
+  if (!progress) return;
+  let total = 0;
+  for (const s of selected) {
+    const listed = await env.fs.listFiles(s.dir);
+    if (listed === null) continue;
+    for (const name of selectInputs(s.template, listed).inputs) {
+      try {
+        total += await env.fs.fileSize(env.fs.join(s.dir, name));
+      } catch {
+        // vanished or unreadable: the template run reports it
+      }
+    }
+  }
+  progress.totalBytes = total;
 }
 
 /** Prints bxp's closing lines: the overall banner and counts. */
@@ -113,6 +149,7 @@ export async function runConversion(req: RunRequest, env: RunEnv): Promise<RunRe
     if (stats.hasFatal) return done(true);
   }
 
+  await measureInputs(selected, env);
   for (let i = 0; i < plans.length; i++) {
     const { stats, stopped } = await convertTemplate(plans[i], selected[i].dir, env);
     if (stopped) {
@@ -122,6 +159,10 @@ export async function runConversion(req: RunRequest, env: RunEnv): Promise<RunRe
       return { overall, templates, aborted: true };
     }
     env.reporter.info(summaryLine(stats) + "\n");
+    env.reporter.info(detailLines(stats, env.dryRun).map((l) => l + "\n").join(""));
+    for (const f of stats.findings) {
+      if (!env.strict) env.reporter.info(`  finding (${f.code}): ${f.message}\n`);
+    }
     templates.push(templateSummary(plans[i].template.id, stats));
     mergeStats(overall, stats);
   }

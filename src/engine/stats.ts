@@ -12,6 +12,8 @@
  * @module
  */
 
+import type { Finding } from "./findings.ts";
+
 /** Counters of one section of a run. */
 export interface SectionStats {
   warnings: number;
@@ -24,11 +26,36 @@ export interface SectionStats {
   rowsIn: number;
   /** Output rows written. */
   rowsOut: number;
+  /** Rows dropped because no row rule matched. */
+  filteredNoRuleMatch: number;
+  /** Records whose matching rule emitted no row. */
+  filteredRuleSkip: number;
+  /** Rows dropped by the filename date filter. */
+  filteredDate: number;
+  /** input_schema expression failures (the value became ""). */
+  exprErrors: number;
+  /** Paths of the outputs this section wrote (committed), in order. */
+  outputs: string[];
+  /** What the run found suspicious (errors under `--strict`). */
+  findings: Finding[];
 }
 
 /** A zeroed section. */
 export function newStats(): SectionStats {
-  return { warnings: 0, hasFatal: false, timeMs: 0, files: 0, rowsIn: 0, rowsOut: 0 };
+  return {
+    warnings: 0,
+    hasFatal: false,
+    timeMs: 0,
+    files: 0,
+    rowsIn: 0,
+    rowsOut: 0,
+    filteredNoRuleMatch: 0,
+    filteredRuleSkip: 0,
+    filteredDate: 0,
+    exprErrors: 0,
+    outputs: [],
+    findings: [],
+  };
 }
 
 /** Adds `other` into `into`. */
@@ -39,6 +66,47 @@ export function mergeStats(into: SectionStats, other: SectionStats): void {
   into.files += other.files;
   into.rowsIn += other.rowsIn;
   into.rowsOut += other.rowsOut;
+  into.filteredNoRuleMatch += other.filteredNoRuleMatch;
+  into.filteredRuleSkip += other.filteredRuleSkip;
+  into.filteredDate += other.filteredDate;
+  into.exprErrors += other.exprErrors;
+  into.outputs.push(...other.outputs);
+  into.findings.push(...other.findings);
+}
+
+function plural(n: number, one: string, many = one + "s"): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The lines bxp-cli adds after a template's `summary:` line: what was read, written and dropped, and where
+ * the outputs went, so a run that wrote nothing never reads like one that wrote millions of rows.
+ *
+ * @example
+ * ```ts
+ * import { detailLines, newStats } from "./stats.ts";
+ * const s = newStats();
+ * s.files = 1;
+ * s.rowsIn = 3;
+ * s.rowsOut = 2;
+ * s.filteredNoRuleMatch = 1;
+ * s.outputs.push("in/a.csvx");
+ * detailLines(s, false).join("\n");
+ * // "  read 1 file, 3 records in, 2 rows written\n  filtered: 1 no_rule_match, 0 rule_skip, 0 date_filter\n..."
+ * ```
+ */
+export function detailLines(s: SectionStats, dryRun: boolean): string[] {
+  const lines = [
+    `  read ${plural(s.files, "file")}, ${plural(s.rowsIn, "record")} in, ${
+      plural(s.rowsOut, "row")
+    } written`,
+    `  filtered: ${s.filteredNoRuleMatch} no_rule_match, ${s.filteredRuleSkip} rule_skip, ${s.filteredDate} date_filter`,
+    `  expression errors: ${s.exprErrors}`,
+  ];
+  if (dryRun) lines.push("  output: none (--dry-run)");
+  else if (s.outputs.length === 0) lines.push("  output: none written");
+  for (const o of s.outputs) lines.push(`  output: ${o}`);
+  return lines;
 }
 
 function formatTime(ms: number): string {

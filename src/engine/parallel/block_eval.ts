@@ -150,6 +150,7 @@ export class BlockSession {
         rowsWritten: 0,
         exprErrors: 0,
         unbalancedQuotes: parser.unbalancedQuotes,
+        tally: null,
         lookups: entries,
       };
     }
@@ -173,6 +174,7 @@ export class BlockSession {
       rowsWritten: rows.rowsWritten,
       exprErrors: rows.exprErrors,
       unbalancedQuotes: parser.unbalancedQuotes,
+      tally: rows.tally,
       lookups: null,
     };
   }

@@ -19,6 +19,7 @@ import type { RowWriter, TraceSink } from "../sinks.ts";
 import { countRecords } from "./lines.ts";
 import type { BlockPool } from "./pool.ts";
 import type { BlockResult, FileContext } from "./protocol.ts";
+import { mergeTally, newTally, type RowTally } from "../tally.ts";
 
 /** What both passes share. */
 export interface ParallelSetup {
@@ -30,6 +31,11 @@ export interface ParallelSetup {
   readonly context: FileContext;
   readonly trace: TraceSink;
   readonly reporter: Reporter;
+  /** Output columns and watched date variables, to size the tally. */
+  readonly outputs: number;
+  readonly dateChecks: number;
+  /** Called after each applied main-pass block with the records so far and the file offset reached. */
+  readonly onProgress?: (records: number, offset: number) => void;
 }
 
 /** Counters of a main pass. */
@@ -38,14 +44,17 @@ export interface PassCounts {
   rowsWritten: number;
   exprErrors: number;
   unbalancedQuotes: number;
+  /** Filter counts and findings observations of the whole file. */
+  tally: RowTally;
 }
 
 async function forEachResult(
   setup: ParallelSetup,
   kind: "prepass" | "main",
-  apply: (r: BlockResult) => Promise<void>,
+  apply: (r: BlockResult, endOffset: number) => Promise<void>,
 ): Promise<void> {
   const inflight: Promise<BlockResult>[] = [];
+  const ends: number[] = [];
   const limit = setup.pool.size * 2;
   let baseRecord = 0;
   try {
@@ -55,10 +64,11 @@ async function forEachResult(
       inflight.push(
         setup.pool.submit({ kind, bytes: block.bytes, baseOffset: block.offset, baseRecord, last: false }),
       );
+      ends.push(block.offset + block.bytes.length);
       baseRecord += records;
-      while (inflight.length >= limit) await apply(await inflight.shift()!);
+      while (inflight.length >= limit) await apply(await inflight.shift()!, ends.shift()!);
     }
-    while (inflight.length > 0) await apply(await inflight.shift()!);
+    while (inflight.length > 0) await apply(await inflight.shift()!, ends.shift()!);
   } finally {
     for (const p of inflight) p.catch(() => {}); // results of an abandoned file are dropped
   }
@@ -99,9 +109,15 @@ export async function parallelMainPass(
   combined: RowWriter | null,
   drain: () => Promise<void>,
 ): Promise<PassCounts> {
-  const counts: PassCounts = { records: 0, rowsWritten: 0, exprErrors: 0, unbalancedQuotes: 0 };
+  const counts: PassCounts = {
+    records: 0,
+    rowsWritten: 0,
+    exprErrors: 0,
+    unbalancedQuotes: 0,
+    tally: newTally(setup.outputs, setup.dateChecks),
+  };
   setup.pool.setFile({ ...setup.context, lookups });
-  await forEachResult(setup, "main", async (r) => {
+  await forEachResult(setup, "main", async (r, endOffset) => {
     if (r.rowsWritten > 0) {
       out.writeFragment(r.out, r.rowsWritten);
       combined?.writeFragment(r.out, r.rowsWritten);
@@ -115,6 +131,8 @@ export async function parallelMainPass(
     counts.rowsWritten += r.rowsWritten;
     counts.exprErrors += r.exprErrors;
     counts.unbalancedQuotes += r.unbalancedQuotes;
+    if (r.tally !== null) mergeTally(counts.tally, r.tally);
+    setup.onProgress?.(counts.records, endOffset);
     await drain();
   });
   return counts;

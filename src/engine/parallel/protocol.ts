@@ -6,6 +6,7 @@
 
 import type { NamedMaps, TemplateConfig } from "../../config/model.ts";
 import type { LookupTables } from "../../lang/mod.ts";
+import type { RowTally } from "../tally.ts";
 
 /** Per-file context a worker needs before it evaluates blocks of that file. */
 export interface FileContext {
@@ -46,6 +47,8 @@ export interface BlockResult {
   rowsWritten: number;
   exprErrors: number;
   unbalancedQuotes: number;
+  /** Main-pass blocks only: filter counts and findings observations; null for pre_pass blocks. */
+  tally: RowTally | null;
   /** pre_pass blocks only: the partial tables, in row order (later entries win). */
   lookups: [block: string, key: string, field: string, value: string][] | null;
 }

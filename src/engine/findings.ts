@@ -1,0 +1,168 @@
+/**
+ * Findings: what a run did that is legal but almost surely not what the config's author meant — a non-empty
+ * input that wrote no row, an output column empty on every row, a `[Column]` no header has, a value that breaks
+ * an unquoted output, a `DATE_CONVERT` whose format never matched. Always computed (from the per-file
+ * {@link RowTally}); reported as informational lines, written by `--findings-file`, and errors under `--strict`.
+ *
+ * @example
+ * ```ts ignore
+ * const found = fileFindings({ plan, file: "a.csv", header, records: 10, rowsWritten: 0, tally });
+ * found[0].code; // "zero_rows"
+ * ```
+ * @module
+ */
+
+import { expressionFacts } from "../lang/mod.ts";
+import type { TemplatePlan } from "./plan.ts";
+import type { DateCheck, RowTally } from "./tally.ts";
+
+/** The kinds of finding (stable names: `--findings-file` and `--debug=json` carry them). */
+export type FindingCode =
+  | "zero_rows"
+  | "empty_column"
+  | "unknown_column"
+  | "unquoted_delimiter"
+  | "date_format_mismatch";
+
+/** One finding; `file`, `column` and `rule` are present when they apply. */
+export interface Finding {
+  code: FindingCode;
+  template: string;
+  file?: string;
+  column?: string;
+  /** The row rule (0-based index in row_rules) the finding is about. */
+  rule?: number;
+  message: string;
+}
+
+/** What one converted file left for the findings. */
+export interface FileOutcome {
+  readonly plan: TemplatePlan;
+  readonly dateChecks: readonly DateCheck[];
+  readonly file: string;
+  /** The file's header names (after bxp's trimming). */
+  readonly header: readonly string[];
+  readonly records: number;
+  readonly rowsWritten: number;
+  readonly tally: RowTally;
+}
+
+const EMPTY_LITERAL = /^\s*(""|'')?\s*$/;
+
+/** Output columns every source of which is the empty literal: empty by design, never a finding. */
+function emptyByDesign(plan: TemplatePlan): boolean[] {
+  return plan.outputVars.map((name) => {
+    const sources: string[] = [];
+    for (const v of plan.inputVars) if (v.name === name) sources.push(v.source);
+    for (const r of plan.rules) {
+      for (const row of r.rows) for (const o of row) if (o.name === name) sources.push(o.source);
+    }
+    return sources.length > 0 && sources.every((s) => EMPTY_LITERAL.test(s));
+  });
+}
+
+/** Every expression with the place it sits, as a config path, and its rule index when in row_rules. */
+function* placedSources(plan: TemplatePlan): Generator<{ where: string; source: string; rule?: number }> {
+  for (const v of plan.inputVars) yield { where: `input_schema.${v.name}`, source: v.source };
+  for (let i = 0; i < plan.rules.length; i++) {
+    const r = plan.rules[i];
+    yield { where: `row_rules.${i}.when`, source: r.whenSource, rule: i };
+    for (let j = 0; j < r.rows.length; j++) {
+      for (const o of r.rows[j]) {
+        yield { where: `row_rules.${i}.rows.${j}.${o.name}`, source: o.source, rule: i };
+      }
+    }
+  }
+  for (const p of plan.prePass) {
+    yield { where: `pre_pass.${p.name}.when`, source: p.whenSource };
+    yield { where: `pre_pass.${p.name}.key`, source: p.keySource };
+    for (const v of p.values) yield { where: `pre_pass.${p.name}.values.${v.name}`, source: v.source };
+  }
+}
+
+function unknownColumns(o: FileOutcome, template: string): Finding[] {
+  const header = new Set(o.header);
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const { where, source, rule } of placedSources(o.plan)) {
+    let refs;
+    try {
+      refs = expressionFacts(source).fieldRefs;
+    } catch {
+      continue;
+    }
+    for (const ref of refs) {
+      if (header.has(ref.name) || seen.has(ref.name)) continue;
+      seen.add(ref.name);
+      const f: Finding = {
+        code: "unknown_column",
+        template,
+        file: o.file,
+        column: ref.name,
+        message: `template '${template}': [${ref.name}] in ${where} matches no column of '${o.file}' ` +
+          `(it reads "" on every row)`,
+      };
+      if (rule !== undefined) f.rule = rule;
+      out.push(f);
+    }
+  }
+  return out;
+}
+
+/** The findings of one converted file, in a stable order. */
+export function fileFindings(o: FileOutcome): Finding[] {
+  const t = o.plan.template;
+  const template = t.id;
+  const out: Finding[] = [];
+  const tally = o.tally;
+  if (o.records > 0 && o.rowsWritten === 0) {
+    out.push({
+      code: "zero_rows",
+      template,
+      file: o.file,
+      message: `template '${template}': '${o.file}' has ${o.records} record(s) but wrote 0 rows ` +
+        `(${tally.noRuleMatch} no_rule_match, ${tally.ruleSkip} rule_skip, ${tally.dateFilter} date_filter)`,
+    });
+  }
+  if (o.rowsWritten > 0) {
+    const designed = emptyByDesign(o.plan);
+    o.plan.outputHeaders.forEach((header, i) => {
+      if (tally.filled[i] || designed[i]) return;
+      out.push({
+        code: "empty_column",
+        template,
+        file: o.file,
+        column: header,
+        message: `template '${template}': output column '${header}' (${
+          o.plan.outputVars[i]
+        }) is empty on all ${o.rowsWritten} row(s) written from '${o.file}'`,
+      });
+    });
+  }
+  out.push(...unknownColumns(o, template));
+  if (tally.unquoted !== null) {
+    const header = o.plan.outputHeaders[tally.unquoted.column];
+    out.push({
+      code: "unquoted_delimiter",
+      template,
+      file: o.file,
+      column: header,
+      message: `template '${template}': output column '${header}' of record ${tally.unquoted.record} of ` +
+        `'${o.file}' holds the output delimiter '${t.csvDelimiterOut}' or a line break while ` +
+        `csv_text_quote_out is "none": the written row gains columns or lines`,
+    });
+  }
+  o.dateChecks.forEach((check, i) => {
+    const d = tally.dates[i];
+    if (d === undefined || d.converted > 0 || d.emptied === 0) return;
+    out.push({
+      code: "date_format_mismatch",
+      template,
+      file: o.file,
+      column: check.name,
+      message: `template '${template}': ${check.name} (DATE_CONVERT) returned "" for all ${d.emptied} ` +
+        `non-empty input(s) of '${o.file}' (first: '${d.sample}'): the date format does not match the data`,
+    });
+  });
+  return out;
+}
