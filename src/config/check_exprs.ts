@@ -6,6 +6,11 @@
  * (G3), named maps of REMAP/REPLACE. Field references of all expressions are clustered to spot a header
  * typo (G2). Finally pre_pass blocks no LOOKUP reads and `$variables` nothing uses are reported (G8).
  *
+ * Expressions cannot read `$variables` (`$x` is `UnexpectedChar`), so a variable is used only when an
+ * output_schema column names it. bxp also counts a `[$x]` column reference as a use of `$x`, which hides
+ * the very mistake the warning is for (`[$x]` reads a column named `$x`, never the variable): here it
+ * does not count.
+ *
  * The language is reached through {@link ExprTools} so this module can be tested on its own.
  * @module
  */
@@ -31,10 +36,9 @@ export interface ExprCallFact {
   len: number;
 }
 
-/** What an expression mentions. */
+/** What an expression mentions (there are no variable references: expressions see columns only). */
 export interface ExprFactsView {
   fields: string[];
-  vars: string[];
   calls: ExprCallFact[];
 }
 
@@ -210,7 +214,7 @@ export function fieldOutlier(fieldsPerSource: string[][]): { bad: string; good: 
   return null;
 }
 
-/** G8: pre_pass blocks nothing looks up and input variables nothing reads. */
+/** G8: pre_pass blocks nothing looks up and input variables no output_schema column names. */
 export function checkUnused(t: TemplateConfig, tools: ExprTools): Diagnostic[] {
   const out: Diagnostic[] = [];
   const base = templatePath(t.id);
@@ -221,7 +225,6 @@ export function checkUnused(t: TemplateConfig, tools: ExprTools): Diagnostic[] {
   for (const src of allSources(t)) {
     const facts = tools.facts(src);
     if (!facts) continue;
-    for (const v of facts.vars) usedVars.add(v);
     for (const call of facts.calls) {
       if (call.name.toUpperCase() !== "LOOKUP") continue;
       if (call.literals.length === 2) twoArgLookup = true;

@@ -38,7 +38,6 @@ function facts(src: string): ExprFactsView | null {
   if (f.error) return null;
   return {
     fields: f.fieldRefs.map((r) => r.name),
-    vars: f.varRefs.map((r) => r.name),
     calls: f.calls.map((c) => ({
       name: c.name.toUpperCase(),
       literals: c.args.map((a) => a.literal ?? null),

@@ -48,12 +48,6 @@ export interface FieldNode extends Span {
   readonly name: string;
 }
 
-/** `$name` (name includes the `$`). */
-export interface VarNode extends Span {
-  readonly kind: "var";
-  readonly name: string;
-}
-
 /** `-x` applied `count` times. */
 export interface NegateNode extends Span {
   readonly kind: "negate";
@@ -96,7 +90,6 @@ export type Node =
   | NumberNode
   | BooleanNode
   | FieldNode
-  | VarNode
   | NegateNode
   | NotNode
   | ChainNode

@@ -38,7 +38,7 @@ export interface CallFact {
   args: ArgFact[];
 }
 
-/** A `[Column]` or `$var` reference. */
+/** A `[Column]` reference. */
 export interface RefFact {
   name: string;
   off: number;
@@ -49,15 +49,13 @@ export interface RefFact {
 export interface ExpressionFacts {
   calls: CallFact[];
   fieldRefs: RefFact[];
-  /** Names include the `$`. */
-  varRefs: RefFact[];
   /** The syntax error, when the expression does not parse (the lists are then empty). */
   error: ExprError | null;
 }
 
-/** Calls, column references and variable references of `src`, in source order. */
+/** Calls and column references of `src`, in source order (expressions have no variable references). */
 export function expressionFacts(src: string): ExpressionFacts {
-  const facts: ExpressionFacts = { calls: [], fieldRefs: [], varRefs: [], error: null };
+  const facts: ExpressionFacts = { calls: [], fieldRefs: [], error: null };
   let ast: Node | null;
   try {
     ast = parseExpression(src);
@@ -71,7 +69,6 @@ export function expressionFacts(src: string): ExpressionFacts {
   if (ast === null) return facts;
   walk(ast, (n) => {
     if (n.kind === "field") facts.fieldRefs.push({ name: n.name, off: n.off, len: n.len });
-    else if (n.kind === "var") facts.varRefs.push({ name: n.name, off: n.off, len: n.len });
     else if (n.kind === "call") {
       facts.calls.push({
         name: n.name,
@@ -89,7 +86,6 @@ export function expressionFacts(src: string): ExpressionFacts {
   const bySpan = (a: { off: number }, b: { off: number }) => a.off - b.off;
   facts.calls.sort(bySpan);
   facts.fieldRefs.sort(bySpan);
-  facts.varRefs.sort(bySpan);
   return facts;
 }
 

@@ -192,10 +192,6 @@ class Builder {
         return buildNumber(node.text, node);
       case "field":
         return buildField(node.name);
-      case "var": {
-        const name = node.name;
-        return (ctx) => ctx.vars.get(name) ?? "";
-      }
       case "negate": {
         const operand = this.build(node.operand);
         const count = node.count;
@@ -233,7 +229,6 @@ class Builder {
         break;
       case "quote":
       case "field":
-      case "var":
         pure = false;
         break;
       case "negate":
@@ -608,7 +603,7 @@ interface CheckPlan {
 
 /** Node kinds that always evaluate to text, so a text check on them cannot fail. */
 function alwaysText(node: Node): boolean {
-  return node.kind === "string" || node.kind === "field" || node.kind === "var" || node.kind === "quote" ||
+  return node.kind === "string" || node.kind === "field" || node.kind === "quote" ||
     (node.kind === "chain" && node.level === "cat");
 }
 

@@ -1,10 +1,17 @@
 /**
  * Tokenizer for bxp expressions. Every token carries its UTF-8 byte span in the source.
  *
- * Lexical rules (bxp's): only spaces separate tokens; `'text'` has no escapes and an unclosed
- * string runs to the end; `'''` is its own token (the output quote character); `[Name]` runs to the
- * next `]`; numbers are runs of digits and dots; identifiers are `[A-Za-z_][A-Za-z0-9_]*`;
- * `$name` is a variable reference. `-` is always an operator token (the parser folds `-1`).
+ * Lexical rules (bxp's): only spaces separate tokens; `'text'` has no escapes (an unclosed one: below);
+ * `'''` is its own token (the output quote character); `[Name]` runs to the
+ * next `]`; numbers are runs of digits and dots; identifiers are `[A-Za-z_][A-Za-z0-9_]*`.
+ * `-` is always an operator token (the parser folds `-1`). There is no variable token: `$name` is
+ * bxp's `UnexpectedChar` at the `$` (expressions see columns, never `$variables`); `[$name]` is a
+ * column named `$name`.
+ *
+ * Safer than bxp where bxp is silent: a string literal or a `[column]` reference that never closes
+ * is `UnterminatedString` / `UnterminatedFieldRef` (bxp quietly runs it to the end of the source).
+ * The one exception is a lone ' ending the source: an empty string, as in bxp (`''''`, the output quote
+ * followed by it, is a spelling real configs use).
  *
  * @example
  * ```ts
@@ -23,7 +30,6 @@ export type TokenKind =
   | "quote"
   | "num"
   | "field"
-  | "var"
   | "ident"
   | "("
   | ")"
@@ -41,7 +47,7 @@ export type TokenKind =
   | ">="
   | "eof";
 
-/** One token. `text` is the inner text for strings / field refs, the name for vars (with `$`). */
+/** One token. `text` is the inner text for strings / field refs. */
 export interface Token {
   readonly kind: TokenKind;
   readonly text: string;
@@ -119,6 +125,16 @@ export function tokenize(src: string): Token[] {
       let bytes = 1;
       while (j < n && src.charCodeAt(j) !== 39) bytes += unitBytes(src, j++);
       const text = src.slice(i + 1, j);
+      // A lone ' ending the source reads as an empty string, as in bxp: `''''` is the output quote
+      // followed by one, a real-world spelling bxp's corpus accepts. Text swallowed to the end is refused.
+      if (j >= n && j > i + 1) {
+        throw new ExprError(
+          "UnterminatedString",
+          `string literal starting at pos ${start + 1} has no closing quote (')`,
+          start,
+          bytes,
+        );
+      }
       if (j < n) {
         j++;
         bytes++;
@@ -133,10 +149,16 @@ export function tokenize(src: string): Token[] {
       let bytes = 1;
       while (j < n && src.charCodeAt(j) !== 93) bytes += unitBytes(src, j++);
       const text = src.slice(i + 1, j);
-      if (j < n) {
-        j++;
-        bytes++;
+      if (j >= n) {
+        throw new ExprError(
+          "UnterminatedFieldRef",
+          `column reference starting at pos ${start + 1} has no closing ']'`,
+          start,
+          bytes,
+        );
       }
+      j++;
+      bytes++;
       push("field", text, start, bytes);
       i = j;
       b += bytes;
@@ -158,14 +180,6 @@ export function tokenize(src: string): Token[] {
       let j = i + 1;
       while (j < n && isIdentPart(src.charCodeAt(j))) j++;
       push("ident", src.slice(i, j), start, j - i);
-      b += j - i;
-      i = j;
-      continue;
-    }
-    if (c === 36 && i + 1 < n && isIdentPart(src.charCodeAt(i + 1))) { // $name
-      let j = i + 1;
-      while (j < n && isIdentPart(src.charCodeAt(j))) j++;
-      push("var", src.slice(i, j), start, j - i);
       b += j - i;
       i = j;
       continue;
@@ -216,19 +230,30 @@ export function tokenize(src: string): Token[] {
         width = next === 61 ? 2 : 1;
         break;
     }
-    if (kind === null) {
-      const ch = String.fromCodePoint(src.codePointAt(i) ?? c);
-      throw new ExprError(
-        "UnexpectedChar",
-        `unexpected character '${ch}' at byte ${start}`,
-        start,
-        Math.max(1, unitBytes(src, i)),
-      );
-    }
+    if (kind === null) throw unexpectedChar(src, i, start);
     push(kind, kind, start, width);
     i += width;
     b += width;
   }
   push("eof", "", b, 0);
   return tokens;
+}
+
+/**
+ * bxp's `UnexpectedChar` for the character at UTF-16 index `i` (byte offset `byte`): bxp's detail
+ * wording ("at pos" is 1-based), plus a hint for `$`, which people write expecting a variable.
+ */
+function unexpectedChar(src: string, i: number, byte: number): ExprError {
+  const ch = String.fromCodePoint(src.codePointAt(i) ?? src.charCodeAt(i));
+  let detail = `unexpected character '${ch}' at pos ${byte + 1}`;
+  if (ch === "$") {
+    let j = i + 1;
+    while (j < src.length && isIdentPart(src.charCodeAt(j))) j++;
+    const name = src.slice(i, j);
+    detail += name.length > 1
+      ? ` — expressions see columns, not variables: '${name}' cannot be read here; ` +
+        `repeat the expression that computes ${name}, or use the column it comes from (e.g. [Column])`
+      : " — expressions see columns, not variables; write a column as [Column]";
+  }
+  return new ExprError("UnexpectedChar", detail, byte, Math.max(1, unitBytes(src, i)));
 }

@@ -2,9 +2,14 @@
  * Recursive-descent parser for bxp expressions.
  *
  * Precedence, tightest first: unary `-`, `* /`, `&`, `+ -`, comparisons, `NOT`, `AND`, `OR`.
- * Like bxp, tokens left over after a complete expression are ignored, a function's argument list
- * is read leniently (`ABS(1` is `ABS(1)`), and `IF` / `IFERROR` / `CASE` insist on their commas
- * (`IF([A])` is `ExpectedComma`). Nesting deeper than 256 levels is `ExpressionTooDeep`.
+ * Like bxp, a function's argument list is read leniently (commas between arguments are optional),
+ * and `IF` / `IFERROR` / `CASE` insist on their commas (`IF([A])` is `ExpectedComma`). Nesting
+ * deeper than 256 levels is `ExpressionTooDeep`.
+ *
+ * Safer than bxp where bxp is silent (bxp evaluates what it has read and ignores the rest): a call
+ * or group the source ends inside (`UPPER([P]`) is `ExpectedRParen`, and tokens left over after a
+ * complete expression (`[A] [B]`, `ABS(1))`) are `UnexpectedToken`. Both refuse an expression that
+ * a typo or a truncation has cut short instead of quietly evaluating a part of it.
  *
  * @example
  * ```ts
@@ -42,7 +47,22 @@ class Parser {
   constructor(private readonly tokens: Token[]) {}
 
   parseTop(): Node {
-    return this.parseExpr();
+    const node = this.parseExpr();
+    const rest = this.peek();
+    // bxp reads `''''` as the output quote: the lone quote after `'''` is an empty string it ignores.
+    const loneQuote = rest.kind === "str" && rest.len === 1 && this.tokens[this.pos + 1].kind === "eof";
+    if (rest.kind !== "eof" && !loneQuote) {
+      throw new ExprError(
+        "UnexpectedToken",
+        `unexpected token '${
+          rest.kind === "str" ? `'${rest.text}'` : rest.kind === "field" ? `[${rest.text}]` : rest.text
+        }'` +
+          ` after the end of the expression — a missing operator or an extra ')'?`,
+        rest.off,
+        rest.len,
+      );
+    }
+    return node;
   }
 
   private peek(): Token {
@@ -196,13 +216,18 @@ class Parser {
         return { kind: "number", text: t.text, off: t.off, len: t.len };
       case "field":
         return { kind: "field", name: t.text, off: t.off, len: t.len };
-      case "var":
-        return { kind: "var", name: t.text, off: t.off, len: t.len };
       case "(": {
         const inner = this.parseExpr();
         const close = this.next();
         if (close.kind !== ")") {
-          throw new ExprError("ExpectedRParen", "expected ')' to close '('", close.off, close.len);
+          // At the end of the source, point at the '(' left open (an end token has no width).
+          const at = close.kind === "eof" ? t : close;
+          throw new ExprError(
+            "ExpectedRParen",
+            `expected ')' to close '(' opened at pos ${t.off + 1}`,
+            at.off,
+            at.len,
+          );
         }
         return inner;
       }
@@ -236,7 +261,7 @@ class Parser {
     if (upper === "IF") args = this.parseFixedArgs(3);
     else if (upper === "IFERROR") args = this.parseFixedArgs(2);
     else if (upper === "CASE") args = this.parseCaseArgs(t);
-    else args = this.parseLooseArgs();
+    else args = this.parseLooseArgs(t);
     const prev = this.tokens[this.pos - 1];
     const endByte = prev.kind === ")" ? prev.off + prev.len : this.peek().off;
     const call: CallNode = {
@@ -302,14 +327,24 @@ class Parser {
     }
   }
 
-  /** bxp's lenient list: expressions until `)` or the end, commas optional. */
-  private parseLooseArgs(): Node[] {
+  /** bxp's lenient list: expressions until `)`, commas optional; the end of the source is `ExpectedRParen`. */
+  private parseLooseArgs(name: Token): Node[] {
+    const open = this.tokens[this.pos - 1];
     const args: Node[] = [];
     for (let k = this.peek().kind; k !== ")" && k !== "eof"; k = this.peek().kind) {
       args.push(this.parseExpr());
       if (this.peek().kind === ",") this.next();
     }
-    this.next(); // ) or eof
+    if (this.next().kind !== ")") {
+      throw new ExprError(
+        "ExpectedRParen",
+        `expected ')' to close '${name.text}(' opened at pos ${
+          open.off + 1
+        } — the expression ends inside the call`,
+        name.off,
+        open.off + open.len - name.off,
+      );
+    }
     return args;
   }
 }

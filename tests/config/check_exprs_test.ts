@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { checkExpressions, checkUnused, type ExprTools, fieldOutlier } from "../../src/config/check_exprs.ts";
 import type { TemplateConfig } from "../../src/config/types.ts";
+import { langExprTools } from "../../src/config/lang_tools.ts";
 
-/** A tiny stand-in for the language: recognises [Field], $var and NAME('lit', ...) calls, flags BLAH. */
+/** A tiny stand-in for the language: recognises [Field] and NAME('lit', ...) calls, flags BLAH. */
 const fakeTools: ExprTools = {
   validate(src) {
     const m = /\bBLAH\(/.exec(src);
@@ -10,14 +11,13 @@ const fakeTools: ExprTools = {
   },
   facts(src) {
     const fields = [...src.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]);
-    const vars = [...src.matchAll(/\$[A-Za-z_][A-Za-z0-9_]*/g)].map((m) => m[0]);
     const calls = [...src.matchAll(/([A-Z_]+)\(([^()]*)\)/g)].map((m) => ({
       name: m[1],
       literals: m[2].split(",").map((a) => a.trim()).map((a) => (/^'.*'$/.test(a) ? a.slice(1, -1) : null)),
       off: m.index ?? 0,
       len: m[0].length,
     }));
-    return { fields, vars, calls };
+    return { fields, calls };
   },
   suggestFunction: (name) => (name === "LOOKUPP" ? "LOOKUP" : null),
 };
@@ -139,6 +139,34 @@ Deno.test("check_exprs: unused pre_pass blocks and variables", () => {
     outputSchema: [["a", "$a"]],
   });
   assert.deepEqual(checkUnused(legacy, fakeTools), []);
-  const computed = template({ ...named, inputSchema: [["$a", "LOOKUP($name, [ID], 'x')"]] });
+  const computed = template({ ...named, inputSchema: [["$a", "LOOKUP([Name], [ID], 'x')"]] });
   assert.ok(!checkUnused(computed, fakeTools).some((x) => x.code === "config.unused_pre_pass"));
+});
+
+Deno.test("check_exprs: a [$x] column reference is not a use of the variable $x (real language)", () => {
+  const t = template({
+    inputSchema: [["$x", "[A]"], ["$y", "[$x] & 'z'"]],
+    outputSchema: [["y", "$y"]],
+  });
+  const d = checkUnused(t, langExprTools);
+  assert.deepEqual(d.map((x) => [x.path, x.code]), [
+    ["conversion_templates.t.input_schema.$x", "config.unused_input_var"],
+  ]);
+  // [$x] itself is a valid expression: a column named "$x".
+  assert.deepEqual(checkExpressions(t, new Map(), langExprTools), []);
+});
+
+Deno.test("check_exprs: a $variable inside an expression is UnexpectedChar at its key, with the hint", () => {
+  const t = template({
+    inputSchema: [["$date", "[Date]"], ["$keep", "ISEMPTY($date)"]],
+    rowRules: [{ when: "$date = ''", rows: [[["$keep", "'x'"]]] }],
+    outputSchema: [["date", "$date"], ["keep", "$keep"]],
+  });
+  const d = checkExpressions(t, new Map(), langExprTools);
+  assert.deepEqual(d.map((x) => [x.path, x.code, x.off, x.len]), [
+    ["conversion_templates.t.input_schema.$keep", "expr.UnexpectedChar", 8, 1],
+    ["conversion_templates.t.row_rules.0.when", "expr.UnexpectedChar", 0, 1],
+  ]);
+  assert.match(d[0].message, /unexpected character '\$' at pos 9/);
+  assert.match(d[0].message, /expressions see columns, not variables/);
 });

@@ -43,21 +43,25 @@ Deno.test("static details name the problem and the place", () => {
   });
 });
 
-Deno.test("expressionFacts lists calls, field refs and var refs with byte spans", () => {
-  const facts = expressionFacts("LOOKUP('fx', [Měna] & $suffix, 'rate') * [Qty]");
+Deno.test("expressionFacts lists calls and field refs with byte spans", () => {
+  const facts = expressionFacts("LOOKUP('fx', [Měna] & [$suffix], 'rate') * [Qty]");
   assert.equal(facts.error, null);
   assert.deepEqual(facts.calls, [{
     name: "LOOKUP",
     off: 0,
-    len: 39,
+    len: 41,
     args: [
       { off: 7, len: 4, literal: "fx" },
-      { off: 13, len: 17 },
-      { off: 32, len: 6, literal: "rate" },
+      { off: 13, len: 19 },
+      { off: 34, len: 6, literal: "rate" },
     ],
   }]);
-  assert.deepEqual(facts.fieldRefs, [{ name: "Měna", off: 13, len: 7 }, { name: "Qty", off: 42, len: 5 }]);
-  assert.deepEqual(facts.varRefs, [{ name: "$suffix", off: 23, len: 7 }]);
+  assert.deepEqual(facts.fieldRefs, [
+    { name: "Měna", off: 13, len: 7 },
+    { name: "$suffix", off: 23, len: 9 },
+    { name: "Qty", off: 44, len: 5 },
+  ]);
+  assert.equal(expressionFacts("[A] & $suffix").error?.error, "UnexpectedChar");
   assert.deepEqual(expressionFacts("FIELDS(-1)").calls[0].args[0], { off: 7, len: 2, number: "-1" });
   assert.equal(expressionFacts("IF([A]").error?.error, "ExpectedComma");
 });

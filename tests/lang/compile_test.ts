@@ -114,14 +114,21 @@ Deno.test("decimal separator ',' rewrites numeric [Column] values only", () => {
   assert.equal(run("FIELDS(1)", eu("1,5")), "1,5");
 });
 
-Deno.test("columns, variables, missing names and the output quote", () => {
-  const ctx = row({ "Currency (Total)": "EUR", "No. of shares": "3" }, {
-    vars: new Map([["$rate", "2"]]),
+Deno.test("columns, missing names and the output quote; $variables are not expressions", () => {
+  const ctx = row({ "Currency (Total)": "EUR", "No. of shares": "3", "$rate": "2" }, {
+    vars: new Map([["$rate", "5"]]),
     quoteOut: '"',
   });
   assert.equal(run("'$CASH-' & [Currency (Total)]", ctx), "$CASH-EUR");
-  assert.equal(run("[No. of shares] * $rate", ctx), "6");
-  assert.equal(run("[Nope] & $nope", ctx), "");
+  // [$rate] is a column named "$rate", never the variable.
+  assert.equal(run("[No. of shares] * [$rate]", ctx), "6");
+  const bare = errorOf("[No. of shares] * $rate");
+  assert.deepEqual([bare.error, bare.off, bare.len], ["UnexpectedChar", 18, 1]);
+  assert.match(bare.detail, /^unexpected character '\$' at pos 19 — expressions see columns, not variables/);
+  assert.match(bare.detail, /repeat the expression that computes \$rate, or use the column/);
+  assert.equal(errorOf("ISEMPTY($date)").error, "UnexpectedChar");
+  assert.equal(errorOf("[A] & $").error, "UnexpectedChar");
+  assert.equal(run("[Nope]", ctx), "");
   assert.equal(run("''' & [Currency (Total)] & '''", ctx), '"EUR"');
   assert.equal(run("'''"), "");
   assert.equal(run("[123]", row({ "123": "x" })), "x");
