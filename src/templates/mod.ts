@@ -135,11 +135,11 @@ export function buildLibrary(files: readonly LibraryFile[]): TemplateLibrary {
     if (!m) continue;
     const entry = readLibraryText(f.text, f.source, f.origin);
     if ("error" in entry) {
-      problems.push(entry.error);
+      problems.push(`skipped ${entry.error}`);
       continue;
     }
     if (entry.id !== m[1]) {
-      problems.push(`${f.origin}: declares template '${entry.id}' but the file is named for '${m[1]}'`);
+      problems.push(`skipped ${f.origin}: declares template '${entry.id}' but the file is named for '${m[1]}'`);
       continue;
     }
     byId.set(entry.id, entry);
@@ -173,7 +173,7 @@ export function listText(lib: TemplateLibrary): string {
   const lines = lib.templates.map((t) =>
     `${t.id.padEnd(width)}  ${t.description}${t.source === "builtin" ? "" : `  [${t.source}: ${t.origin}]`}`
   );
-  for (const p of lib.problems) lines.push(`# skipped ${p}`);
+  for (const p of lib.problems) lines.push(`# ${p}`);
   return lines.join("\n") + "\n";
 }
 

@@ -12,6 +12,10 @@
  * @module
  */
 
+import { FETCH_TEMPLATE } from "./fetch_template.ts";
+import { LIBRARY_RUN } from "./library_run.ts";
+import { LIST_TEMPLATES } from "./list_templates.ts";
+
 /** One alternative mode of bxp-cli. */
 export interface CliCommand {
   /** The flag that selects the mode, e.g. `--validate`. */
@@ -22,10 +26,19 @@ export interface CliCommand {
   description: string;
   /** Runs the mode with the whole argument vector; resolves with the exit code. */
   run(args: readonly string[]): Promise<number>;
+  /**
+   * Extra condition for a flag that a conversion run also uses (`--template` without a config runs a
+   * library template): the command is taken only when this says so. Absent: the flag alone decides.
+   */
+  when?(args: readonly string[]): boolean;
 }
 
 /** The modes, in usage-text order. */
-export const CLI_COMMANDS: readonly CliCommand[] = [];
+export const CLI_COMMANDS: readonly CliCommand[] = [
+  LIST_TEMPLATES,
+  FETCH_TEMPLATE,
+  LIBRARY_RUN,
+];
 
 /** The command whose flag appears in `args` (as `--flag` or `--flag=value`), or null for a conversion run. */
 export function findCommand(
@@ -33,7 +46,8 @@ export function findCommand(
   commands: readonly CliCommand[] = CLI_COMMANDS,
 ): CliCommand | null {
   for (const command of commands) {
-    if (args.some((a) => a === command.flag || a.startsWith(`${command.flag}=`))) return command;
+    if (!args.some((a) => a === command.flag || a.startsWith(`${command.flag}=`))) continue;
+    if (command.when === undefined || command.when(args)) return command;
   }
   return null;
 }

@@ -1,0 +1,111 @@
+/**
+ * Reads the template library from disk for bxp-cli (adapter code): the embedded built-ins, then a
+ * `templates/` folder beside the program, then the per-user folder; later ones override by id.
+ *
+ * "Beside the program" is the folder of the compiled `bxp-cli` binary (`Deno.execPath()`); under
+ * `deno run` (the executable is `deno` itself) it is the repository's root, so `templates/` in a checkout
+ * plays that part. The user folder is `%APPDATA%\bxp\templates` on Windows, else
+ * `$XDG_CONFIG_HOME/bxp/templates`, else `~/.config/bxp/templates`.
+ * @module
+ */
+
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  buildLibrary,
+  type LibraryFile,
+  type TemplateLibrary,
+  type TemplateSource,
+} from "../../templates/mod.ts";
+
+/** Largest library file read (the config size limit). */
+const MAX_TEMPLATE_BYTES = 1024 * 1024;
+
+/** The folders searched, in override order, with the reason when one cannot be named. */
+export function libraryFolders(): { source: TemplateSource; dir: string | null; note: string | null }[] {
+  const exec = Deno.execPath();
+  const programDir = /^deno(\.exe)?$/i.test(basename(exec))
+    ? fileURLToPath(new URL("../../../", import.meta.url))
+    : dirname(exec);
+  const folders: { source: TemplateSource; dir: string | null; note: string | null }[] = [
+    { source: "program", dir: join(programDir, "templates"), note: null },
+  ];
+  try {
+    const env = (name: string) => {
+      const v = Deno.env.get(name);
+      return v === undefined || v === "" ? null : v;
+    };
+    let dir: string | null = null;
+    if (Deno.build.os === "windows") {
+      const appData = env("APPDATA");
+      if (appData !== null) dir = join(appData, "bxp", "templates");
+    } else {
+      const xdg = env("XDG_CONFIG_HOME");
+      const home = env("HOME");
+      if (xdg !== null) dir = join(xdg, "bxp", "templates");
+      else if (home !== null) dir = join(home, ".config", "bxp", "templates");
+    }
+    folders.push({
+      source: "user",
+      dir,
+      note: dir === null ? "no HOME / XDG_CONFIG_HOME / APPDATA set" : null,
+    });
+  } catch {
+    // Deno without --allow-env for these names: the user folder cannot be located.
+    folders.push({
+      source: "user",
+      dir: null,
+      note:
+        "the per-user templates folder is not read: bxp-cli may not read HOME / XDG_CONFIG_HOME / APPDATA",
+    });
+  }
+  return folders;
+}
+
+function readFolder(source: TemplateSource, dir: string): { files: LibraryFile[]; problems: string[] } {
+  const files: LibraryFile[] = [];
+  const problems: string[] = [];
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(dir)].filter((e) => e.isFile && /\.json5?$/.test(e.name)).map((e) => e.name)
+      .sort();
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) problems.push(`skipped ${dir}: ${(err as Error).message}`);
+    return { files, problems };
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      if (Deno.statSync(path).size > MAX_TEMPLATE_BYTES) {
+        problems.push(`skipped ${path}: larger than 1 MiB`);
+        continue;
+      }
+      const text = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(path));
+      files.push({ source, origin: path, name, text });
+    } catch (err) {
+      problems.push(`skipped ${path}: ${(err as Error).message}`);
+    }
+  }
+  return { files, problems };
+}
+
+let cached: TemplateLibrary | null = null;
+
+/** The library as bxp-cli sees it (read once per process). */
+export function loadLibrary(): TemplateLibrary {
+  if (cached !== null) return cached;
+  const files: LibraryFile[] = [];
+  const problems: string[] = [];
+  for (const f of libraryFolders()) {
+    if (f.dir === null) {
+      if (f.note !== null) problems.push(f.note);
+      continue;
+    }
+    const found = readFolder(f.source, f.dir);
+    files.push(...found.files);
+    problems.push(...found.problems);
+  }
+  const lib = buildLibrary(files);
+  cached = { templates: lib.templates, problems: [...problems, ...lib.problems] };
+  return cached;
+}

@@ -1,0 +1,45 @@
+/**
+ * `bxp-cli --template ID` with no config: when `--config` is not given, `./bxp-cli.json` does not exist
+ * and ID names a library template, the library's config runs as if it were `./bxp-cli.json`, over
+ * `--data` (default: the working directory). With a config present the flag keeps its usual meaning.
+ * @module
+ */
+
+import { existsSync } from "node:fs";
+import { DEFAULT_CONFIG, parseCliArgs } from "../args.ts";
+import { findTemplate } from "../../templates/mod.ts";
+import { flagValue, hasFlag } from "./argv.ts";
+import type { CliCommand } from "./mod.ts";
+import { loadLibrary } from "./library_fs.ts";
+import { runConfigText } from "./run_text.ts";
+
+/** The library-template run. */
+export const LIBRARY_RUN: CliCommand = {
+  flag: "--template",
+  value: "<id>",
+  description: "with no config file: run the library template <id> over --data (default .)",
+  when(args) {
+    if (hasFlag(args, "--config") || hasFlag(args, "--help") || hasFlag(args, "--version")) return false;
+    const id = flagValue(args, "--template");
+    if (id === null || id === "") return false;
+    try {
+      if (existsSync(DEFAULT_CONFIG)) return false;
+    } catch {
+      return false;
+    }
+    return findTemplate(loadLibrary(), id) !== undefined;
+  },
+  async run(args) {
+    const req = parseCliArgs(args);
+    if (req.kind !== "run") {
+      if (req.kind === "error") console.error(`error: ${req.message}`);
+      return 1;
+    }
+    const id = req.options.template!;
+    const t = findTemplate(loadLibrary(), id)!;
+    if (!req.options.quiet && !req.options.debugJson) {
+      console.error(`using library template '${id}' (${t.origin}); no ${DEFAULT_CONFIG} here`);
+    }
+    return await runConfigText(t.text, `library:${id}`, req.options, id);
+  },
+};

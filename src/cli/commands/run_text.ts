@@ -1,0 +1,102 @@
+/**
+ * A conversion run of a config held as text (a library template, a drafted config) rather than a file:
+ * the same validation and engine as a normal bxp-cli run, with the working directory as the config's
+ * folder. The flags it honours: `--data`, `--dry-run`, `--fresh`, `--quiet`, `--debug`, `--debug=json`,
+ * `--strict`, `--trace-file` and `--check-fs`.
+ * @module
+ */
+
+import { resolve } from "node:path";
+import { bxpCliLine, loadConfigChecked } from "../../config/model.ts";
+import type { DirProbe } from "../../config/check_cross.ts";
+import { reportOverall, runConversion } from "../../engine/run.ts";
+import { exitCodeOf, newStats } from "../../engine/stats.ts";
+import { NULL_TRACE, type TraceSink } from "../../engine/sinks.ts";
+import { type CliOptions, isSafeCliPath } from "../args.ts";
+import { DenoEngineFs } from "../deno_fs.ts";
+import { CliReporter } from "../reporter.ts";
+import { TraceOut } from "../trace_out.ts";
+
+function probeDir(base: string) {
+  return async (dataDir: string): Promise<DirProbe> => {
+    try {
+      const files: string[] = [];
+      for await (const e of Deno.readDir(resolve(base, dataDir))) {
+        if (e.isFile || e.isSymlink) files.push(e.name);
+      }
+      return { kind: "ok", files };
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return { kind: "missing" };
+      return { kind: "unreadable", error: err instanceof Error ? err.message : String(err) };
+    }
+  };
+}
+
+/** Runs `text` as the config (labelled `label` in messages) with the command line's options. */
+export async function runConfigText(
+  text: string,
+  label: string,
+  o: CliOptions,
+  templateId: string | null,
+): Promise<number> {
+  const out = new CliReporter({ quiet: o.quiet, trace: false, debug: o.debug, debugJson: o.debugJson });
+  let trace: TraceSink = NULL_TRACE;
+  let traceOut: TraceOut | null = null;
+  if (o.traceFile !== null) {
+    if (!isSafeCliPath(o.traceFile)) {
+      console.error(`error: --trace-file path rejected: '${o.traceFile}'`);
+      return 1;
+    }
+    traceOut = await TraceOut.open({ toStdout: false, file: o.traceFile });
+    trace = traceOut;
+  }
+  const base = Deno.cwd();
+  const started = performance.now();
+  const env = {
+    reporter: out,
+    trace,
+    fresh: o.fresh,
+    dryRun: o.dryRun,
+    debug: o.debug,
+    now: () => performance.now(),
+    parallel: null,
+    strict: o.strict,
+  };
+  const loaded = await loadConfigChecked(text, label, {
+    fs: { inspectDir: probeDir(base) },
+    checkFsMs: o.checkFsSeconds * 1000,
+  });
+  for (const d of loaded.diagnostics) {
+    const line = bxpCliLine(label, d) + "\n";
+    if (d.severity === "error") out.fatal(line);
+    else if (d.severity === "warning") out.warning(line);
+    else out.info(line);
+  }
+  let code: number;
+  let summary: unknown;
+  if (loaded.config === null) {
+    const overall = newStats();
+    overall.hasFatal = true;
+    overall.timeMs = performance.now() - started;
+    reportOverall(env, overall);
+    code = exitCodeOf(overall);
+    summary = { fatal: true, templates: [], messages: out.messages };
+  } else if (o.data !== null && !isSafeCliPath(o.data)) {
+    console.error(`error: path argument contains dangerous characters or too many '../': ${o.data}`);
+    code = 1;
+  } else {
+    const result = await runConversion({
+      config: loaded.config,
+      templateId,
+      dataOverride: o.data === null ? null : resolve(o.data),
+      configLabel: label,
+    }, { ...env, fs: new DenoEngineFs(base) });
+    code = exitCodeOf(result.overall);
+    summary = { fatal: result.aborted, templates: result.templates, messages: out.messages };
+  }
+  out.flushDebug();
+  trace.done(code);
+  await traceOut?.close();
+  if (o.debugJson && summary !== undefined) out.stdout(JSON.stringify(summary, null, 2) + "\n");
+  return code;
+}
