@@ -20,7 +20,17 @@ if (values.help || positionals.length !== 1) {
 }
 
 const encoder = new TextEncoder();
-const write = (text: string) => Deno.stdout.writeSync(encoder.encode(text));
+/** Writes all of `text`; a reader that went away (`bxtb-view run.bxtb | head`) ends the program quietly. */
+function write(text: string): void {
+  const bytes = encoder.encode(text);
+  try {
+    let at = 0;
+    while (at < bytes.length) at += Deno.stdout.writeSync(bytes.subarray(at));
+  } catch (err) {
+    if (err instanceof Deno.errors.BrokenPipe) Deno.exit(0);
+    throw err;
+  }
+}
 // The summary only needs counts; keep per-file totals rather than every frame.
 const kept: BxtbFrame[] = [];
 try {

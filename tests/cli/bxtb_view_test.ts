@@ -54,3 +54,40 @@ Deno.test("bxtb-view prints every frame of a run and a per-file summary", async 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("bxtb-view exits quietly when its reader closes the pipe early (`| head`)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-view-pipe-" });
+  try {
+    const rows = Array.from({ length: 50_000 }, (_, i) => `k${i},${i}`).join("\n");
+    await Deno.writeTextFile(join(dir, "a.csv"), `K,V\n${rows}\n`);
+    await Deno.writeTextFile(
+      join(dir, "c.json"),
+      `{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv", file_pattern_out: ".o",
+        input_schema: {$v: "[V]"}, output_schema: {v: "$v"}}}}`,
+    );
+    const run = await runBxpCli(["--config", "c.json", "--trace-file", "t.bxtb", "--quiet"], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        "--allow-read",
+        fileURLToPath(new URL("src/cli/bxtb_view.ts", REPO_ROOT)),
+        join(dir, "t.bxtb"),
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    // Read one chunk, then close our end, as `head` does.
+    const reader = child.stdout.getReader();
+    const first = await reader.read();
+    assert.ok(!first.done && first.value.length > 0);
+    await reader.cancel();
+    const status = await child.status;
+    const stderr = new TextDecoder().decode(await new Response(child.stderr).arrayBuffer());
+    assert.equal(stderr, "", "no stack trace, no message");
+    assert.equal(status.code, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
