@@ -5,7 +5,15 @@
  * link at the end). Reads are size-capped through the same guard.
  *
  * Deno's own path permissions are lexical and follow symlinks, so they cannot be the boundary; this module
- * is. Its messages follow wizz's path guard (clients and models read them), always naming the path.
+ * is. Its messages follow wizz's path guard (clients and models read them), always naming the path
+ * relative to the root (never the server's absolute path, never a raw OS message).
+ *
+ * Races: Deno offers no openat and (without --allow-all) no /proc/self/fd, so a folder swapped for a link
+ * by another local process between a check and a system call would redirect a path-based open. What was
+ * opened is therefore verified after the open, on the descriptor: it must be a regular file with one link
+ * whose identity (dev, ino) is the one the checked, link-free path names, both right before and right
+ * after the open (synchronous checks, so nothing else of this process runs in between). Files are opened
+ * with O_NONBLOCK so a FIFO swapped in after the check cannot block the open; it is refused after fstat.
  *
  * @example
  * ```ts
@@ -16,6 +24,7 @@
  * @module
  */
 
+import * as fs from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { concatBytes } from "../../util/bytes.ts";
 
@@ -178,6 +187,40 @@ export function isInside(root: string, candidate: string): boolean {
   return !/^([A-Za-z]:|[\\/])/.test(rel);
 }
 
+/**
+ * Folders owned by version control or a package manager, matched case-insensitively at any depth:
+ * bxp-mcp never writes inside them and `bxp_list_files` does not descend into them. `vendor` is left out
+ * on purpose: in a conversion project it is as likely to hold a supplier's exports as PHP or Go packages.
+ */
+export const PROTECTED_FOLDERS: readonly string[] = [
+  ".git",
+  ".hg",
+  ".svn",
+  ".bzr",
+  "_darcs",
+  ".jj",
+  ".pijul",
+  "CVS",
+  "node_modules",
+  "bower_components",
+  "jspm_packages",
+  ".venv",
+];
+
+const PROTECTED = new Set(PROTECTED_FOLDERS.map((name) => name.toLowerCase()));
+
+/**
+ * The first protected folder among `folders` (path components), or null.
+ *
+ * @example
+ * ```ts
+ * protectedFolderIn(["a", ".GIT", "hooks"]); // ".GIT"
+ * ```
+ */
+export function protectedFolderIn(folders: readonly string[]): string | null {
+  return folders.find((name) => PROTECTED.has(name.toLowerCase())) ?? null;
+}
+
 /** A file-system object's identity; `null` members where the platform does not report them. */
 export interface Identity {
   dev: number | null;
@@ -279,11 +322,7 @@ export class ProjectRoot {
     const shown = displayPath(rel);
     const rootInfo = await lstatOrNull(this.path).catch(() => null);
     if (rootInfo === null || !rootInfo.isDirectory || !sameIdentity(identityOf(rootInfo), this.#id)) {
-      throw new PathGuardError(
-        "changed",
-        `Project root changed or disappeared since startup: ${this.path}`,
-        shown,
-      );
+      throw new PathGuardError("changed", "Project root changed or disappeared since startup.", shown);
     }
     const folders = [{ path: this.path, id: identityOf(rootInfo) }];
     let missingFrom = parts.length;
@@ -356,20 +395,11 @@ export class ProjectRoot {
       throw new PathGuardError("hardlink", `File has other hard links; refusing to read it: ${shown}`, shown);
     }
     if (info.size > options.maxBytes) throw tooLarge(options, info.size, shown);
-    let file: Deno.FsFile;
+    const fd = openVerified(walked, shown);
     try {
-      file = await Deno.open(walked.absolute, { read: true });
-    } catch {
-      throw new PathGuardError("unreadable", `Cannot open ${shown}`, shown);
-    }
-    try {
-      const opened = await file.stat();
-      if (!opened.isFile || !sameIdentity(identityOf(opened), identityOf(info))) {
-        throw new PathGuardError("changed", `File changed while it was being opened: ${shown}`, shown);
-      }
-      return { relative: walked.relative, bytes: await readBounded(file, options, shown) };
+      return { relative: walked.relative, bytes: readBoundedSync(fd, options, shown) };
     } finally {
-      file.close();
+      fs.closeSync(fd);
     }
   }
 
@@ -388,16 +418,108 @@ function tooLarge(options: ReadOptions, size: number, shown: string): PathGuardE
   );
 }
 
-async function readBounded(file: Deno.FsFile, options: ReadOptions, shown: string): Promise<Uint8Array> {
+function readBoundedSync(fd: number, options: ReadOptions, shown: string): Uint8Array {
   const chunks: Uint8Array[] = [];
   let total = 0;
   while (true) {
     const buffer = new Uint8Array(64 * 1024);
-    const n = await file.read(buffer);
-    if (n === null) break;
+    let n: number;
+    try {
+      n = fs.readSync(fd, buffer, 0, buffer.length, null);
+    } catch {
+      throw new PathGuardError("unreadable", `Cannot read ${shown}`, shown);
+    }
+    if (n === 0) break;
     total += n;
     if (total > options.maxBytes) throw tooLarge(options, total, shown);
     chunks.push(buffer.subarray(0, n));
   }
   return concatBytes(chunks);
+}
+
+/** Open flags for a guarded read: never blocks on a FIFO swapped in late (O_NONBLOCK, where defined). */
+const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+
+/**
+ * Open a checked target for reading and verify the descriptor before a byte is read: a regular file
+ * with one link, the identity the walk saw, and the link-free path still naming that very object right
+ * after the open (folders re-checked around it). Returns the descriptor; throws PathGuardError (the
+ * descriptor closed) otherwise.
+ */
+function openVerified(walked: WalkedPath, shown: string): number {
+  const expected = identityOf(walked.target as Deno.FileInfo);
+  if (!foldersUnchangedSync(walked.folders)) {
+    throw new PathGuardError("changed", `A folder on the way changed while opening ${shown}`, shown);
+  }
+  let fd: number;
+  try {
+    fd = fs.openSync(walked.absolute, READ_FLAGS);
+  } catch {
+    throw new PathGuardError("unreadable", `Cannot open ${shown}`, shown);
+  }
+  try {
+    verifyOpenedSync(fd, walked.folders, walked.absolute, expected, shown);
+    return fd;
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+/**
+ * The post-open check shared by reads and writes: the descriptor is a regular file with one link and
+ * identity `expected` (when given), and `path` (lstat, not followed) plus every folder on the way still
+ * name it, checked on both sides. Synchronous, so no other call of this process runs in between.
+ */
+export function verifyOpenedSync(
+  fd: number,
+  folders: readonly { path: string; id: Identity }[],
+  path: string,
+  expected: Identity | null,
+  shown: string,
+): Identity {
+  let opened: fs.Stats;
+  try {
+    opened = fs.fstatSync(fd);
+  } catch {
+    throw new PathGuardError("unreadable", `Cannot inspect ${shown}`, shown);
+  }
+  if (!opened.isFile()) {
+    throw new PathGuardError("not-regular", `Not a regular file: ${shown}`, shown);
+  }
+  if (opened.nlink > 1) {
+    throw new PathGuardError("hardlink", `File has other hard links; refusing it: ${shown}`, shown);
+  }
+  const id: Identity = { dev: opened.dev ?? null, ino: opened.ino ?? null };
+  if (expected !== null && !sameIdentity(id, expected)) {
+    throw new PathGuardError("changed", `File changed while it was being opened: ${shown}`, shown);
+  }
+  if (!foldersUnchangedSync(folders) || !namesSync(path, id) || !foldersUnchangedSync(folders)) {
+    throw new PathGuardError("changed", `A folder on the way changed while opening ${shown}`, shown);
+  }
+  return id;
+}
+
+/** Whether every folder is still a folder (not a link) with the identity recorded for it. */
+export function foldersUnchangedSync(folders: readonly { path: string; id: Identity }[]): boolean {
+  for (const folder of folders) {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(folder.path);
+    } catch {
+      return false;
+    }
+    if (info.isSymlink || !info.isDirectory || !sameIdentity(identityOf(info), folder.id)) return false;
+  }
+  return true;
+}
+
+/** Whether `path`, not followed, is a regular file with identity `id`. */
+export function namesSync(path: string, id: Identity): boolean {
+  try {
+    const info = Deno.lstatSync(path);
+    return info.isFile && !info.isSymlink && sameIdentity(identityOf(info), id);
+  } catch {
+    return false;
+  }
 }

@@ -1,13 +1,20 @@
 /**
- * Writing one file inside the project root without ever following a link: new files are created with
- * `createNew` (O_EXCL, which refuses any existing entry, dangling symlinks included), replacements go
- * through a temporary file in the same folder that is renamed over the target (rename replaces a link
- * rather than following it) after the target's identity is checked again. Folders missing on the way are
- * created one at a time and checked right after.
+ * Writing one file inside the project root without ever following a link. The content always goes to a
+ * temporary file with a random name, created exclusively (O_EXCL refuses any existing entry, dangling
+ * links included) in the target's folder and verified on its descriptor (a regular file with one link,
+ * named by the checked link-free path, every folder on the way unchanged, checked before and after)
+ * before a byte is written. A new target is then hard-linked into place (which fails if anything appeared
+ * there); a replacement is renamed over it (rename replaces a link rather than following it) after the
+ * target's identity, mode and link count are checked again. Folders missing on the way are created only
+ * when asked, one at a time, each verified. Nothing is written inside version-control or dependency
+ * folders, and a read-only target is not replaced.
  *
- * Residual risk, documented in the README: a folder on the way swapped for a link by another local process
- * in the instant between the last check and the system call still redirects it (Deno offers no
- * openat/renameat). The identity re-checks narrow that window and detect most swaps after the fact.
+ * Races: every check next to a system call is synchronous, so no other call of this process runs between
+ * them. A temporary file that another process's folder swap sent outside the root is detected by the
+ * post-create check and unlinked again by its random name until its descriptor reports no link left.
+ * Residual risk, documented in the README: the final link or rename is path-based (Deno offers no
+ * openat/renameat), so a folder swapped in the microseconds between the last check and that call still
+ * redirects it; the check after it reports the write as failed.
  *
  * @example
  * ```ts
@@ -18,15 +25,20 @@
  * @module
  */
 
+import * as fs from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { CONFIG_MAX_BYTES } from "../../config/json5.ts";
 import {
   displayPath,
+  foldersUnchangedSync,
   type Identity,
+  namesSync,
   PathGuardError,
   type PathRefusal,
   type ProjectRoot,
+  protectedFolderIn,
   sameIdentity,
+  verifyOpenedSync,
   type WalkedPath,
 } from "./paths.ts";
 
@@ -48,7 +60,15 @@ export const CONFIG_WRITE_RULES: WriteRules = {
 };
 
 /** Why a write was refused beyond the path guard itself. */
-export type WriteRefusal = PathRefusal | "extension" | "exists" | "missing-file";
+export type WriteRefusal =
+  | PathRefusal
+  | "extension"
+  | "exists"
+  | "missing-file"
+  | "missing-folder"
+  | "protected-folder"
+  | "read-only"
+  | "io";
 
 /** A refused write; `reason` is a stable code. */
 export class WriteRefusedError extends Error {
@@ -72,6 +92,8 @@ export interface WriteTarget {
   exists: boolean;
   /** The existing file's identity, re-checked right before it is replaced. */
   existingId: Identity | null;
+  /** The existing file's permission bits (kept by a replacement), null when new or not reported. */
+  existingMode: number | null;
 }
 
 const identityOf = (info: Deno.FileInfo): Identity => ({ dev: info.dev, ino: info.ino });
@@ -98,6 +120,14 @@ export async function checkWriteTarget(
     throw error;
   }
   const shown = displayPath(walked.relative);
+  const guarded = protectedFolderIn(walked.parts.slice(0, -1));
+  if (guarded !== null) {
+    refuse(
+      "protected-folder",
+      `Write target is inside a version-control or dependency folder ('${guarded}/'): ${shown}`,
+      shown,
+    );
+  }
   const name = walked.parts[walked.parts.length - 1].toLowerCase();
   if (!rules.extensions.some((ext) => name.endsWith(ext) && name.length > ext.length)) {
     refuse(
@@ -107,12 +137,24 @@ export async function checkWriteTarget(
     );
   }
   const info = walked.target;
-  if (info === null) return { walked, exists: false, existingId: null };
+  if (info === null) return { walked, exists: false, existingId: null, existingMode: null };
   if (!info.isFile) refuse("not-regular", `Write target is not a regular file: ${shown}`, shown);
   if (info.nlink !== null && info.nlink > 1) {
     refuse("hardlink", `Write target has other hard links; refusing to replace it: ${shown}`, shown);
   }
-  return { walked, exists: true, existingId: identityOf(info) };
+  if (isReadOnly(info)) {
+    refuse(
+      "read-only",
+      `Write target is read-only (no owner write permission); not replacing it: ${shown}`,
+      shown,
+    );
+  }
+  return {
+    walked,
+    exists: true,
+    existingId: identityOf(info),
+    existingMode: info.mode === null ? null : info.mode & 0o777,
+  };
 }
 
 /**
@@ -138,42 +180,58 @@ export function overwriteRefusal(target: WriteTarget, overwrite: boolean): Write
   return null;
 }
 
-/** Re-check that every folder seen by the walk is still the same folder and not a link. */
-async function recheckFolders(folders: { path: string; id: Identity }[], shown: string): Promise<void> {
-  for (const folder of folders) {
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.lstat(folder.path);
-    } catch {
-      refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
-    }
-    if (info.isSymlink || !info.isDirectory || !sameIdentity(identityOf(info), folder.id)) {
-      refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
-    }
-  }
-}
-
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
-  for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+/** Whether a file's mode lacks owner write (POSIX; never true where the mode is not reported). */
+function isReadOnly(info: { mode: number | null }): boolean {
+  return info.mode !== null && Deno.build.os !== "windows" && (info.mode & 0o200) === 0;
 }
 
 function tempName(target: string): string {
-  const nonce = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0"))
+  const nonce = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0"))
     .join("");
   return join(dirname(target), `.${basename(target)}.${nonce}.bxp-tmp`);
 }
 
+/** Options of {@link writeChecked}. */
+export interface WriteOptions {
+  /** Replace an existing target (required to replace, refused for a missing one). */
+  overwrite: boolean;
+  /** The rules the target was checked with. */
+  rules: WriteRules;
+  /** Create missing folders on the way (default false: a missing folder is an error). */
+  createDirs?: boolean;
+}
+
+/** Mode of folders created with `createDirs` (before the umask). */
+export const CREATED_FOLDER_MODE = 0o755;
+
+const CREATE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL |
+  (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+
 /**
  * Write `bytes` to a target that passed {@link checkWriteTarget}, enforcing the size cap and the
- * `overwrite` rules again at write time. Creates missing folders one by one (each checked to be a real
- * folder right after). Returns whether the file was created or replaced. Throws
- * {@link WriteRefusedError}; on any failure the target is left as it was.
+ * `overwrite` rules again at write time. Missing folders are an error unless `createDirs` (then created
+ * one by one, each verified). Returns whether the file was created or replaced. Throws
+ * {@link WriteRefusedError} whose message names only root-relative paths; on any failure the target is
+ * left as it was and no temporary file is left behind.
  */
-export async function writeChecked(
+export function writeChecked(
   target: WriteTarget,
   bytes: Uint8Array,
-  options: { overwrite: boolean; rules: WriteRules },
+  options: WriteOptions,
 ): Promise<"created" | "updated"> {
+  try {
+    return Promise.resolve(writeCheckedSync(target, bytes, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** {@link writeChecked}, synchronously (every check next to the system call it guards). */
+export function writeCheckedSync(
+  target: WriteTarget,
+  bytes: Uint8Array,
+  options: WriteOptions,
+): "created" | "updated" {
   const { walked } = target;
   const shown = displayPath(walked.relative);
   if (bytes.length > options.rules.maxBytes) {
@@ -185,101 +243,238 @@ export async function writeChecked(
   }
   const refusal = overwriteRefusal(target, options.overwrite);
   if (refusal !== null) throw refusal;
-
   const folders = [...walked.folders];
-  let folder = folders[folders.length - 1].path;
-  for (let i = walked.missingFrom; i < walked.parts.length - 1; i++) {
-    folder = join(folder, walked.parts[i]);
-    try {
-      await Deno.mkdir(folder);
-    } catch {
+  if (walked.missingFrom < walked.parts.length - 1) {
+    const missing = displayPath(walked.parts.slice(0, walked.missingFrom + 1).join("/"));
+    if (options.createDirs !== true) {
       refuse(
-        "changed",
-        `Cannot create the folder ${displayPath(walked.parts.slice(0, i + 1).join("/"))}`,
+        "missing-folder",
+        `Folder ${missing} does not exist. Pass create_dirs: true to create missing folders.`,
         shown,
       );
     }
-    const info = await Deno.lstat(folder);
-    if (info.isSymlink || !info.isDirectory) {
+    createFolders(walked, folders, shown);
+  }
+  // From here on every step is synchronous: no other call of this process runs between a check and the
+  // system call it guards.
+  return target.exists
+    ? replaceSync(target, bytes, folders, shown)
+    : createSync(walked, bytes, folders, shown);
+}
+
+function createFolders(walked: WalkedPath, folders: { path: string; id: Identity }[], shown: string): void {
+  let folder = folders[folders.length - 1].path;
+  for (let i = walked.missingFrom; i < walked.parts.length - 1; i++) {
+    folder = join(folder, walked.parts[i]);
+    const here = displayPath(walked.parts.slice(0, i + 1).join("/"));
+    if (!foldersUnchangedSync(folders)) {
+      refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
+    }
+    try {
+      Deno.mkdirSync(folder, { mode: CREATED_FOLDER_MODE });
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) {
+        refuse("changed", `Folder ${here} appeared while it was being created: ${shown}`, shown);
+      }
+      refuse("io", `Cannot create the folder ${here} (${osCode(error)})`, shown);
+    }
+    let info: Deno.FileInfo | null = null;
+    try {
+      info = Deno.lstatSync(folder);
+    } catch {
+      // checked below
+    }
+    if (info === null || info.isSymlink || !info.isDirectory || !foldersUnchangedSync(folders)) {
       refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
     }
     folders.push({ path: folder, id: identityOf(info) });
   }
-
-  await recheckFolders(folders, shown);
-  if (!target.exists) {
-    await createExclusively(walked.absolute, bytes, shown);
-    await recheckFolders(folders, shown);
-    return "created";
-  }
-  await replaceViaRename(target, bytes, folders, shown);
-  return "updated";
 }
 
-async function createExclusively(path: string, bytes: Uint8Array, shown: string): Promise<void> {
-  let file: Deno.FsFile;
+/** A short, path-free name for an OS error (the raw message names server paths). */
+function osCode(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === "string" && /^[A-Z0-9_]{2,20}$/.test(code)) return code;
+  return error instanceof Error && /^[A-Za-z]{2,40}$/.test(error.name) ? error.name : "I/O error";
+}
+
+/** A temporary file created exclusively beside the target and verified on its descriptor. */
+interface Temp {
+  fd: number;
+  path: string;
+  id: Identity;
+}
+
+function createTemp(
+  folders: readonly { path: string; id: Identity }[],
+  target: string,
+  mode: number,
+  shown: string,
+): Temp {
+  if (!foldersUnchangedSync(folders)) {
+    refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
+  }
+  const path = tempName(target);
+  let fd: number;
   try {
-    file = await Deno.open(path, { write: true, createNew: true, mode: 0o644 });
+    fd = fs.openSync(path, CREATE_FLAGS, mode);
   } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) {
-      refuse("exists", `${shown} appeared while it was being written; nothing was written.`, shown);
-    }
-    refuse("unreadable", `Cannot create ${shown}`, shown);
+    refuse("io", `Cannot create a temporary file beside ${shown} (${osCode(error)})`, shown);
   }
   try {
-    await writeAll(file, bytes);
-    const written = await file.stat();
-    const named = await Deno.lstat(path);
-    if (named.isSymlink || !sameIdentity(identityOf(named), identityOf(written))) {
-      refuse("changed", `The new file was replaced while it was being written: ${shown}`, shown);
+    const id = verifyOpenedSync(fd, folders, path, null, shown);
+    return { fd, path, id };
+  } catch (error) {
+    discardTemp({ fd, path, id: null });
+    if (error instanceof PathGuardError) {
+      refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
+    }
+    throw error;
+  }
+}
+
+/** Most unlink attempts for a temporary file sent elsewhere by a folder swap. */
+const DISCARD_ATTEMPTS = 10_000;
+
+/**
+ * Close and remove a temporary file of ours wherever it landed: unlink it by its random name (only while
+ * that name still names our file) until its descriptor reports no link left. A folder swap that sent it
+ * outside the root is undone as soon as the path resolves there again.
+ */
+function discardTemp(temp: { fd: number; path: string; id: Identity | null }): void {
+  try {
+    for (let attempt = 0; attempt < DISCARD_ATTEMPTS; attempt++) {
+      let links: number;
+      try {
+        links = fs.fstatSync(temp.fd).nlink;
+      } catch {
+        break;
+      }
+      if (links === 0) break;
+      const id = temp.id ?? identityOfFd(temp.fd);
+      if (id !== null && namesSync(temp.path, id)) {
+        try {
+          Deno.removeSync(temp.path);
+        } catch {
+          // retried while the descriptor still reports a link
+        }
+      }
     }
   } finally {
-    file.close();
+    try {
+      fs.closeSync(temp.fd);
+    } catch {
+      // already closed
+    }
   }
 }
 
-async function replaceViaRename(
+function identityOfFd(fd: number): Identity | null {
+  try {
+    const info = fs.fstatSync(fd);
+    return { dev: info.dev ?? null, ino: info.ino ?? null };
+  } catch {
+    return null;
+  }
+}
+
+function fillTemp(temp: Temp, bytes: Uint8Array, mode: number | null, shown: string): void {
+  try {
+    if (mode !== null && Deno.build.os !== "windows") fs.fchmodSync(temp.fd, mode);
+    for (let at = 0; at < bytes.length;) at += fs.writeSync(temp.fd, bytes, at, bytes.length - at);
+    fs.fsyncSync(temp.fd);
+  } catch (error) {
+    discardTemp(temp);
+    refuse("io", `Cannot write the temporary file beside ${shown} (${osCode(error)})`, shown);
+  }
+}
+
+function createSync(
+  walked: WalkedPath,
+  bytes: Uint8Array,
+  folders: readonly { path: string; id: Identity }[],
+  shown: string,
+): "created" {
+  // A new file gets 0644 less the umask, as any editor would create it.
+  const temp = createTemp(folders, walked.absolute, 0o644, shown);
+  fillTemp(temp, bytes, null, shown);
+  try {
+    if (!foldersUnchangedSync(folders)) {
+      refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
+    }
+    try {
+      // link(2) fails when anything (a file, a dangling link) appeared at the target: never replaces.
+      Deno.linkSync(temp.path, walked.absolute);
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) {
+        refuse("exists", `${shown} appeared while it was being written; nothing was written.`, shown);
+      }
+      refuse("io", `Cannot create ${shown} (${osCode(error)})`, shown);
+    }
+    if (
+      !foldersUnchangedSync(folders) || !namesSync(walked.absolute, temp.id) || !foldersUnchangedSync(folders)
+    ) {
+      refuse(
+        "changed",
+        `A folder on the way changed during the write of ${shown}; the result is not trusted.`,
+        shown,
+      );
+    }
+    return "created";
+  } finally {
+    discardTemp(temp);
+  }
+}
+
+function replaceSync(
   target: WriteTarget,
   bytes: Uint8Array,
-  folders: { path: string; id: Identity }[],
+  folders: readonly { path: string; id: Identity }[],
   shown: string,
-): Promise<void> {
+): "updated" {
   const path = target.walked.absolute;
-  const temp = tempName(path);
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(temp, { write: true, createNew: true, mode: 0o644 });
-  } catch {
-    refuse("unreadable", `Cannot create a temporary file beside ${shown}`, shown);
-  }
+  const temp = createTemp(folders, path, 0o600, shown);
+  fillTemp(temp, bytes, target.existingMode, shown);
   let renamed = false;
   try {
-    try {
-      await writeAll(file, bytes);
-      const written = await file.stat();
-      const tempInfo = await Deno.lstat(temp);
-      if (tempInfo.isSymlink || !sameIdentity(identityOf(tempInfo), identityOf(written))) {
-        refuse("changed", `The temporary file was replaced while it was being written: ${shown}`, shown);
-      }
-    } finally {
-      file.close();
+    if (!foldersUnchangedSync(folders)) {
+      refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
     }
-    await recheckFolders(folders, shown);
-    let now: Deno.FileInfo;
+    let now: Deno.FileInfo | null = null;
     try {
-      now = await Deno.lstat(path);
+      now = Deno.lstatSync(path);
     } catch {
       refuse("changed", `${shown} disappeared while it was being replaced; nothing was written.`, shown);
     }
     if (
-      now.isSymlink || !now.isFile || (now.nlink !== null && now.nlink > 1) ||
+      now.isSymlink || !now.isFile || (now.nlink !== null && now.nlink > 1) || isReadOnly(now) ||
       target.existingId === null || !sameIdentity(identityOf(now), target.existingId)
     ) {
       refuse("changed", `${shown} changed while it was being replaced; nothing was written.`, shown);
     }
-    await Deno.rename(temp, path);
+    try {
+      Deno.renameSync(temp.path, path);
+    } catch (error) {
+      refuse("io", `Cannot replace ${shown} (${osCode(error)})`, shown);
+    }
     renamed = true;
+    if (!foldersUnchangedSync(folders) || !namesSync(path, temp.id) || !foldersUnchangedSync(folders)) {
+      refuse(
+        "changed",
+        `A folder on the way changed during the write of ${shown}; the result is not trusted.`,
+        shown,
+      );
+    }
+    return "updated";
   } finally {
-    if (!renamed) await Deno.remove(temp).catch(() => {});
+    if (renamed) {
+      try {
+        fs.closeSync(temp.fd);
+      } catch {
+        // already closed
+      }
+    } else {
+      discardTemp(temp);
+    }
   }
 }

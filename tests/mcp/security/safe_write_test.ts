@@ -27,9 +27,9 @@ function refusedWith(reason: string, pattern: RegExp) {
   };
 }
 
-async function write(root: ProjectRoot, path: string, text: string, overwrite = false) {
+async function write(root: ProjectRoot, path: string, text: string, overwrite = false, createDirs = false) {
   const target = await checkWriteTarget(root, path, rules);
-  return await writeChecked(target, bytes(text), { overwrite, rules });
+  return await writeChecked(target, bytes(text), { overwrite, rules, createDirs });
 }
 
 async function listing(dir: string): Promise<string[]> {
@@ -38,11 +38,20 @@ async function listing(dir: string): Promise<string[]> {
   return names.sort();
 }
 
-Deno.test("creates a new file (and missing folders), then replaces it only with overwrite", async () => {
+Deno.test("creates a new file (missing folders only with createDirs), then replaces it only with overwrite", async () => {
   const { box, root } = await makeBox();
   try {
     const guard = await ProjectRoot.open(root);
-    assert.equal(await write(guard, "new/deeper/a.json5", "{ v: 1 }"), "created");
+    await assert.rejects(
+      write(guard, "new/deeper/a.json5", "{ v: 1 }"),
+      refusedWith("missing-folder", /^Folder new does not exist\. Pass create_dirs: true/),
+    );
+    assert.deepEqual(await listing(root), ["configs"], "nothing created without createDirs");
+    assert.equal(await write(guard, "new/deeper/a.json5", "{ v: 1 }", false, true), "created");
+    if (posix) {
+      assert.equal((await Deno.stat(join(root, "new"))).mode! & 0o700, 0o700, "created folders are usable");
+      assert.equal((await Deno.stat(join(root, "new/deeper/a.json5"))).nlink, 1, "the temp link is gone");
+    }
     assert.equal(await Deno.readTextFile(join(root, "new/deeper/a.json5")), "{ v: 1 }");
     await assert.rejects(
       write(guard, "new/deeper/a.json5", "{ v: 2 }"),
@@ -182,6 +191,83 @@ Deno.test("a replacement of a file whose content changed (same inode) still goes
     assert.equal(target.exists, true);
     assert.equal(await writeChecked(target, bytes("{ b: 2 }"), { overwrite: true, rules }), "updated");
     assert.equal(await Deno.readTextFile(join(root, "configs/ok.json5")), "{ b: 2 }");
+  } finally {
+    await Deno.remove(box, { recursive: true });
+  }
+});
+
+Deno.test("never writes inside version-control or dependency folders, at any depth and any case", async () => {
+  const { box, root } = await makeBox();
+  try {
+    await Deno.mkdir(join(root, "sub/.git"), { recursive: true });
+    await Deno.mkdir(join(root, "node_modules/pkg"), { recursive: true });
+    const guard = await ProjectRoot.open(root);
+    for (const path of [".git/config.json", "sub/.git/x.json", "node_modules/pkg/a.json", "x/.HG/a.json"]) {
+      await assert.rejects(
+        write(guard, path, "{}", false, true),
+        refusedWith("protected-folder", /version-control or dependency folder/),
+        path,
+      );
+    }
+    assert.deepEqual(await listing(join(root, "sub/.git")), []);
+    assert.deepEqual(await listing(join(root, "node_modules/pkg")), []);
+    assert.equal(
+      await write(guard, "gitnotes/.gitkeep.json", "{}", false, true),
+      "created",
+      "only whole names",
+    );
+  } finally {
+    await Deno.remove(box, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "an overwrite keeps the target's mode and refuses a read-only target",
+  ignore: !posix,
+  async fn() {
+    const { box, root } = await makeBox();
+    try {
+      const guard = await ProjectRoot.open(root);
+      const file = join(root, "configs/ok.json5");
+      await Deno.chmod(file, 0o640);
+      assert.equal(await write(guard, "configs/ok.json5", "{ b: 2 }", true), "updated");
+      assert.equal((await Deno.stat(file)).mode! & 0o777, 0o640);
+      await Deno.chmod(file, 0o444);
+      await assert.rejects(
+        write(guard, "configs/ok.json5", "{ c: 3 }", true),
+        refusedWith(
+          "read-only",
+          /read-only \(no owner write permission\); not replacing it: configs\/ok\.json5/,
+        ),
+      );
+      assert.equal(await Deno.readTextFile(file), "{ b: 2 }");
+      assert.deepEqual(await listing(join(root, "configs")), ["ok.json5"]);
+    } finally {
+      await Deno.remove(box, { recursive: true });
+    }
+  },
+});
+
+Deno.test("refusals never carry the server's absolute paths", async () => {
+  const { box, root } = await makeBox();
+  try {
+    const guard = await ProjectRoot.open(root);
+    await Deno.writeTextFile(join(root, "configs/dir.json"), "x");
+    const messages: string[] = [];
+    for (
+      const [path, overwrite, dirs] of [["configs/ok.json5", false, false], [
+        "q/r.json",
+        false,
+        false,
+      ]] as const
+    ) {
+      await write(guard, path, "{}", overwrite, dirs).catch((e: Error) => messages.push(e.message));
+    }
+    // A folder that cannot be created (a file is in the way).
+    await Deno.writeTextFile(join(root, "blocker"), "");
+    await write(guard, "blocker/x.json", "{}", false, true).catch((e: Error) => messages.push(e.message));
+    assert.equal(messages.length, 3, messages.join("\n"));
+    for (const message of messages) assert.ok(!message.includes(box), message);
   } finally {
     await Deno.remove(box, { recursive: true });
   }
