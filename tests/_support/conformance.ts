@@ -15,5 +15,13 @@ export const CONFORMANCE_DIR: URL | null = (() => {
   }
 })();
 
+if (CONFORMANCE_DIR === null) {
+  // Deno's "N ignored" gives no reason: say it once, where the run's output shows it.
+  console.log(
+    "skipped: ../shared/conformance not found beside the checkout; the tests reading bxp's conformance data " +
+      "are ignored",
+  );
+}
+
 /** Test options for a test that reads the conformance data. */
 export const NEEDS_CONFORMANCE = { ignore: CONFORMANCE_DIR === null } as const;
