@@ -69,6 +69,11 @@ export interface RecordExplanation {
   readonly rules: readonly RuleExplanation[];
   /** Index of the first matching rule, or -1. */
   readonly winner: number;
+  /**
+   * The filename date filter dropped the record on its input_schema `$date` before any rule was looked at
+   * (the rules are still evaluated here, to show what would have happened).
+   */
+  readonly droppedBeforeRules: boolean;
   readonly variables: readonly VarExplanation[];
   readonly rows: readonly RowExplanation[];
   readonly outcome: RecordOutcome;
@@ -253,16 +258,14 @@ export function explainRecord(input: ExplainInput): RecordExplanation {
   else if (verdict.filtered.includes("rule_skip")) outcome = "rule_skip";
   else outcome = "no_rule_match";
 
+  // With $date declared and never overridden, the engine drops the record before it looks at any rule.
+  const droppedBeforeRules = outcome === "date_filtered" && plan.dateVar !== null && !plan.dateOverridden;
   return {
     recordNum: input.recordNum,
     fields: input.columnNames.map((name, i) => [name, input.fields[i] ?? ""] as const),
-    rules: rules.map((r) =>
-      outcome === "date_filtered" && plan.dateVar !== null && !plan.dateOverridden
-        // The engine drops such a record on $date before it looks at any rule.
-        ? { ...r, reached: false }
-        : r
-    ),
+    rules: droppedBeforeRules ? rules.map((r) => ({ ...r, reached: false })) : rules,
     winner,
+    droppedBeforeRules,
     variables,
     rows,
     outcome,

@@ -48,6 +48,7 @@ Deno.test("explain: a Buy record matches rule 0 and writes the row bxp-cli write
   assert.deepEqual(ex.written, [["2024-01-03", "ASML.AS", "4", "BUY", "612.4", "EUR", "1.5", "2449.6", ""]]);
   assert.deepEqual(ex.rows[0].values.map(([, v]) => v), ex.written[0]);
   assert.match(ex.reason, /rule 0 matched first and wrote 1 row/);
+  assert.equal(ex.droppedBeforeRules, false);
   assert.deepEqual(ex.fields[1], ["Type", "Buy"]);
 });
 
@@ -77,6 +78,7 @@ Deno.test("explain: records outside the file name's range are date-filtered befo
     assert.equal(ex.outcome, "date_filtered", `record ${n}`);
     assert.deepEqual(ex.written, []);
     assert.ok(ex.rules.every((r) => !r.reached), "the engine never looks at the rules");
+    assert.equal(ex.droppedBeforeRules, true);
     assert.match(ex.reason, /outside the file name's date range \(2024-01-01 to 2024-12-31\)/);
   }
 });

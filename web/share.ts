@@ -1,0 +1,80 @@
+/**
+ * The playground state in the URL fragment: JSON, deflated with the browser's CompressionStream and
+ * base64url-encoded. The fragment is never sent to any server. Inputs above a size budget are left out
+ * and named, so the page can say so.
+ *
+ * @example
+ * ```ts ignore
+ * location.hash = await encodeState({ config, files }); // "#s=..."
+ * const state = await decodeState(location.hash);
+ * ```
+ * @module
+ */
+
+/** What a shared link carries. */
+export interface SharedState {
+  config: string;
+  files: { name: string; bytes: Uint8Array }[];
+  /** Inputs that were too large to include. */
+  omitted: string[];
+}
+
+/** Total input bytes a link may carry (before compression). */
+export const SHARE_INPUT_BUDGET = 96 * 1024;
+
+async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  const out = new Blob([bytes as BlobPart]).stream().pipeThrough(stream);
+  return new Uint8Array(await new Response(out).arrayBuffer());
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text: string): Uint8Array {
+  const s = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+/** The fragment (`#s=...`) for a config and its inputs; inputs beyond the budget are omitted by name. */
+export async function encodeState(config: string, files: readonly { name: string; bytes: Uint8Array }[]) {
+  let budget = SHARE_INPUT_BUDGET;
+  const kept: { name: string; data: string }[] = [];
+  const omitted: string[] = [];
+  for (const f of files) {
+    if (f.bytes.length <= budget) {
+      budget -= f.bytes.length;
+      kept.push({ name: f.name, data: toBase64Url(f.bytes) });
+    } else {
+      omitted.push(f.name);
+    }
+  }
+  const json = new TextEncoder().encode(JSON.stringify({ v: 1, config, files: kept, omitted }));
+  return { hash: "#s=" + toBase64Url(await pipe(json, new CompressionStream("deflate-raw"))), omitted };
+}
+
+/** Reads a fragment made by {@link encodeState}; null when there is none or it is damaged. */
+export async function decodeState(hash: string): Promise<SharedState | null> {
+  const m = /^#s=([A-Za-z0-9_-]+)$/.exec(hash);
+  if (m === null) return null;
+  try {
+    const json = await pipe(fromBase64Url(m[1]), new DecompressionStream("deflate-raw"));
+    const v = JSON.parse(new TextDecoder().decode(json));
+    if (typeof v?.config !== "string" || !Array.isArray(v.files)) return null;
+    return {
+      config: v.config,
+      files: v.files
+        .filter((f: { name?: unknown; data?: unknown }) =>
+          typeof f.name === "string" && typeof f.data === "string"
+        )
+        .map((f: { name: string; data: string }) => ({ name: f.name, bytes: fromBase64Url(f.data) })),
+      omitted: Array.isArray(v.omitted) ? v.omitted.filter((n: unknown) => typeof n === "string") : [],
+    };
+  } catch {
+    return null;
+  }
+}
