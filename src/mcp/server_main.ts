@@ -1,8 +1,11 @@
 /**
  * bxp-mcp's program logic behind `main.ts`: read the command line, then print the version or the help,
- * or serve MCP on stdio. Serving opens the fixed project root, then runs the whole session in a
- * permission-narrowed Worker (see `security/sandbox.ts`); this thread drops its own write and run access
- * and only waits. stdout carries protocol messages only; every log line goes to stderr.
+ * or serve MCP on stdio. Serving opens the fixed project root (`--root`; without it the root comes from
+ * the client's MCP roots, never from the working directory), then runs the whole session in a
+ * permission-narrowed Worker (see `security/sandbox.ts`); this thread drops its own write and run access,
+ * waits, and turns SIGTERM / SIGINT / SIGHUP into an orderly end of the session (running calls cancelled,
+ * bxp-cli children killed) before the process exits. stdout carries protocol messages only; every log
+ * line goes to stderr.
  *
  * @module
  */
@@ -40,17 +43,34 @@ async function writeStdout(text: string): Promise<void> {
   for (let at = 0; at < bytes.length;) at += await Deno.stdout.write(bytes.subarray(at));
 }
 
+/**
+ * How long the main thread waits for the session to confirm its end after a signal, before it stops the
+ * worker and exits anyway (a handler that never yields cannot hold the process).
+ */
+export const SIGNAL_SHUTDOWN_WAIT_MS = 8_000;
+
+/** The signals that end a session in order; Windows delivers only these two. */
+export const SHUTDOWN_SIGNALS: readonly Deno.Signal[] = Deno.build.os === "windows"
+  ? ["SIGINT", "SIGBREAK"]
+  : ["SIGTERM", "SIGINT", "SIGHUP"];
+
 /** What one MCP session serves with. */
 export interface SessionOptions {
-  root: ProjectRoot;
+  /** The fixed `--root`, or null to take the client's single MCP root. */
+  root: ProjectRoot | null;
   allowWrite: boolean;
   stdin: ReadableStream<Uint8Array>;
   stdout: WritableStream<Uint8Array>;
   log: (message: string) => void;
   simulateHost: SimulateHost;
+  /** Ends the session early (a signal forwarded by the main thread). */
+  signal?: AbortSignal;
 }
 
-/** Serve one MCP session until stdin ends (what the sandbox worker runs; tests call it in-process). */
+/**
+ * Serve one MCP session until stdin ends or `signal` fires (what the sandbox worker runs; tests call it
+ * in-process). Resolves once running calls are answered or cancelled and the simulator has stopped.
+ */
 export async function serveSession(options: SessionOptions): Promise<void> {
   const server = createBxpServer({
     log: options.log,
@@ -64,13 +84,28 @@ export async function serveSession(options: SessionOptions): Promise<void> {
     stdout: options.stdout,
     log: options.log,
     eofGraceMs: EOF_GRACE_MS,
+    signal: options.signal,
   });
 }
 
-/** The message the main thread sends the session worker. */
+/** The first message the main thread sends the session worker. */
 export interface SessionStart {
-  root: string;
+  kind: "start";
+  /** The fixed root's real path, or null when the root comes from the client. */
+  root: string | null;
   allowWrite: boolean;
+}
+
+/** Sent to the session worker when the process got a shutdown signal. */
+export interface SessionStop {
+  kind: "stop";
+  signal: string;
+}
+
+/** What the session worker reports: it has ended (stdin closed, or stopped) with this exit code. */
+export interface SessionDone {
+  kind: "done";
+  code: number;
 }
 
 /**
@@ -90,30 +125,49 @@ export async function runBxpMcp(args: readonly string[]): Promise<number> {
       logToStderr(`${command.message} (see ${SERVER_NAME} --help)`);
       return 2;
     case "serve": {
-      let root: ProjectRoot;
-      try {
-        root = await ProjectRoot.open(command.root ?? Deno.cwd());
-      } catch (error) {
-        if (!(error instanceof PathGuardError)) throw error;
-        logToStderr(error.message);
-        return 2;
+      // The working directory is never an implicit root: a client may start bxp-mcp in `/`.
+      let root: ProjectRoot | null = null;
+      if (command.root !== null) {
+        try {
+          root = await ProjectRoot.open(command.root);
+        } catch (error) {
+          if (!(error instanceof PathGuardError)) throw error;
+          logToStderr(error.message);
+          return 2;
+        }
       }
+      const scratchRoot = join(tempBase(readEnvQuietly), SIM_ROOT_NAME);
+      // Worker permissions are fixed at start: a root learnt later from the client can never be
+      // granted write access, so without --root the plan grants none (the scratch folder stands in for
+      // the unused root path).
+      const writable = command.allowWrite && root !== null;
       const plan: SandboxPlan = {
-        scratchRoot: join(tempBase(readEnvQuietly), SIM_ROOT_NAME),
-        root: root.path,
-        allowWrite: command.allowWrite,
+        scratchRoot,
+        root: root?.path ?? scratchRoot,
+        allowWrite: writable,
         cliProgram: cliProgramFor(Deno.execPath(), Deno.build.os),
       };
-      logToStderr(
-        `serving MCP on stdio (root: ${root.path}, writes: ${command.allowWrite ? "enabled" : "disabled"})`,
-      );
-      return await runSessionWorker(plan);
+      if (command.allowWrite && root === null) {
+        logToStderr("--allow-write needs --root DIR: writes stay disabled for a root learnt from the client");
+      }
+      const shownRoot = root?.path ?? "the client's MCP roots (exactly one file:// root), none fixed";
+      logToStderr(`serving MCP on stdio (root: ${shownRoot}, writes: ${writable ? "enabled" : "disabled"})`);
+      return await runSessionWorker(plan, {
+        kind: "start",
+        root: root?.path ?? null,
+        allowWrite: command.allowWrite,
+      });
     }
   }
 }
 
-/** Start the session worker with `plan` and wait for its exit code. */
-function runSessionWorker(plan: SandboxPlan): Promise<number> {
+/**
+ * Start the session worker with `plan`, wait for its exit code, and forward shutdown signals to it: the
+ * first signal asks the session to end (it cancels running calls and kills their bxp-cli children, then
+ * reports done; exit code 0), a second one or no confirmation within {@link SIGNAL_SHUTDOWN_WAIT_MS}
+ * stops the worker outright (exit code 1).
+ */
+function runSessionWorker(plan: SandboxPlan, start: SessionStart): Promise<number> {
   let worker: Worker;
   try {
     worker = startSandboxedWorker(new URL("./server_worker.ts", import.meta.url), plan);
@@ -122,35 +176,82 @@ function runSessionWorker(plan: SandboxPlan): Promise<number> {
     return Promise.resolve(1);
   }
   return new Promise((resolve) => {
-    worker.onmessage = (event: MessageEvent<{ kind: string; code: number }>) => {
-      if (event.data?.kind === "done") resolve(event.data.code);
+    let stopping: string | null = null;
+    let forceTimer: ReturnType<typeof setTimeout> | undefined;
+    const listeners: [Deno.Signal, () => void][] = [];
+    const finish = (code: number) => {
+      clearTimeout(forceTimer);
+      for (const [name, listener] of listeners) {
+        try {
+          Deno.removeSignalListener(name, listener);
+        } catch {
+          // already gone
+        }
+      }
+      resolve(code);
+    };
+    const force = (why: string) => {
+      logToStderr(`${why}; stopping the session worker`);
+      worker.terminate();
+      finish(1);
+    };
+    for (const name of SHUTDOWN_SIGNALS) {
+      const listener = () => {
+        if (stopping !== null) return force(`${name} while ending the session after ${stopping}`);
+        stopping = name;
+        logToStderr(`${name}: ending the session (cancelling running calls)`);
+        const stop: SessionStop = { kind: "stop", signal: name };
+        worker.postMessage(stop);
+        forceTimer = setTimeout(
+          () => force(`the session did not end within ${SIGNAL_SHUTDOWN_WAIT_MS} ms of ${name}`),
+          SIGNAL_SHUTDOWN_WAIT_MS,
+        );
+      };
+      try {
+        Deno.addSignalListener(name, listener);
+        listeners.push([name, listener]);
+      } catch (error) {
+        logToStderr(`cannot listen for ${name}: ${error instanceof Error ? error.message : error}`);
+      }
+    }
+    worker.onmessage = (event: MessageEvent<SessionDone>) => {
+      if (event.data?.kind === "done") finish(event.data.code);
     };
     worker.onerror = (event) => {
       event.preventDefault();
       logToStderr(`the session failed: ${event.message}`);
-      resolve(1);
+      finish(1);
     };
-    const start: SessionStart = { root: plan.root, allowWrite: plan.allowWrite };
     worker.postMessage(start);
   });
 }
 
-/** The worker side: serve the session it is told about, then report its exit code. */
+/** The worker side: serve the session it is told about, stop it on request, then report its exit code. */
 export function workerMain(scope: {
-  onmessage: ((event: MessageEvent<SessionStart>) => void) | null;
+  onmessage: ((event: MessageEvent<SessionStart | SessionStop>) => void) | null;
   postMessage(message: unknown): void;
 }): void {
+  const stop = new AbortController();
+  let started = false;
   scope.onmessage = async (event) => {
-    scope.onmessage = null;
-    const root = await ProjectRoot.open(event.data.root);
+    const message = event.data;
+    if (message?.kind === "stop") {
+      stop.abort(new Error(`stopped by ${message.signal}`));
+      if (!started) scope.postMessage({ kind: "done", code: 0 } satisfies SessionDone);
+      return;
+    }
+    if (message?.kind !== "start" || started) return;
+    started = true;
+    const root = message.root === null ? null : await ProjectRoot.open(message.root);
     await serveSession({
       root,
-      allowWrite: event.data.allowWrite,
+      allowWrite: message.allowWrite,
       stdin: Deno.stdin.readable,
       stdout: Deno.stdout.writable,
       log: logToStderr,
       simulateHost: denoSimulateHost(logToStderr),
+      signal: stop.signal,
     });
-    scope.postMessage({ kind: "done", code: 0 });
+    scope.postMessage({ kind: "done", code: 0 } satisfies SessionDone);
   };
 }
