@@ -6,7 +6,14 @@
  */
 
 import { VERSION } from "../version.ts";
-import { BXP_TOOLS, type BxpTool } from "./tools/catalog.ts";
+import {
+  BXP_TOOLS,
+  type BxpTool,
+  DEFAULT_MAX_BYTES,
+  MAX_BYTES_CAP,
+  WRITE_TOOL_NAME,
+} from "./tools/catalog.ts";
+import { EVAL_TIME_LIMIT_MS } from "./tools/eval_pool.ts";
 
 /** The machine name in serverInfo and in `--version`. */
 export const SERVER_NAME = "bxp-mcp";
@@ -19,12 +26,58 @@ export function versionText(): string {
   return `${SERVER_NAME} ${VERSION}\n`;
 }
 
-/** What the agent is told at `initialize`. */
-export const SERVER_INSTRUCTIONS = "bxp-mcp checks and runs bxp-cli conversion configs. Call bxp_docs " +
-  "first to learn the expression and config language. Check a config with bxp_validate and one " +
-  "expression with bxp_validate_expr; compute values with bxp_eval or bxp_eval_batch; use bxp_eval_trace " +
-  "to debug an expression call by call; list or fetch templates with bxp_list_templates and " +
-  "bxp_fetch_template; and use bxp_simulate to verify a finished config for real on sample CSV.";
+/**
+ * What the agent is told at `initialize`: the workflow, the path rules and the budgets. Tools beyond bxp's
+ * own (discovery, authoring, writing) are named from the catalog they are registered from.
+ *
+ * @example
+ * ```ts
+ * serverInstructions().includes("bxp_docs first"); // true
+ * ```
+ */
+export function serverInstructions(tools: readonly BxpTool[] = BXP_TOOLS): string {
+  const named = (names: string[]) => names.filter((n) => tools.some((t) => t.name === n));
+  const extra = tools.map((t) => t.name).filter((n) => !BXP_OWN_TOOLS.has(n) && n !== WRITE_TOOL_NAME);
+  const write = named([WRITE_TOOL_NAME]);
+  return [
+    "bxp-mcp authors, checks and runs bxp-cli conversion configs (JSON5): CSV exports in, the exact CSV " +
+    "another system imports out.",
+    "Workflow: call bxp_docs first to learn the expression and config language (narrow it with section " +
+    "or name). " +
+    (extra.length > 0 ? `Look at the project and its sample files with ${extra.join(", ")}. ` : "") +
+    "Start from an existing config (bxp_list_templates, then bxp_fetch_template) or draft one; check it " +
+    "with bxp_validate (read its verdict: ok, counts, findings with paths) and single expressions with " +
+    "bxp_validate_expr; compute values with bxp_eval or bxp_eval_batch (both take maps and lookups); use " +
+    "bxp_eval_trace to debug an expression call by call; then use bxp_simulate to verify a finished config " +
+    "for real on sample CSV before anyone runs it" +
+    (write.length > 0 ? `, and ${write[0]} to save it (only when the server runs with --allow-write).` : "."),
+    "Paths: 'path' and 'csv_path' arguments are relative to the project root, never absolute and never " +
+    "climbing out with '..'. The root is the --root folder, or the client's single MCP root when bxp-mcp " +
+    "runs without --root; the server's working directory is never the root. Inline 'config' and 'csv' " +
+    "text needs no root.",
+    `Budgets: every tool takes max_bytes (default ${DEFAULT_MAX_BYTES} bytes, at most ${MAX_BYTES_CAP}); ` +
+    "a larger answer is refused with its size, so narrow the request. The evaluation tools (bxp_validate, " +
+    "bxp_validate_expr, bxp_eval, bxp_eval_batch, bxp_eval_trace) stop after " +
+    `${EVAL_TIME_LIMIT_MS / 1000} s; cancelling a call stops its work. Unknown argument names are ` +
+    "refused with the valid ones.",
+  ].join("\n");
+}
+
+/** bxp's own nine tools (the workflow text names them itself). */
+const BXP_OWN_TOOLS = new Set([
+  "bxp_validate",
+  "bxp_validate_expr",
+  "bxp_eval",
+  "bxp_eval_batch",
+  "bxp_eval_trace",
+  "bxp_docs",
+  "bxp_list_templates",
+  "bxp_fetch_template",
+  "bxp_simulate",
+]);
+
+/** What the agent is told at `initialize` (see {@link serverInstructions}). */
+export const SERVER_INSTRUCTIONS: string = serverInstructions();
 
 /**
  * `bxp-mcp --help`: usage, then every catalog tool with its title.
@@ -46,8 +99,8 @@ export function helpText(tools: readonly BxpTool[] = BXP_TOOLS): string {
     `  ${SERVER_NAME} --help       print this help`,
     "",
     "Options:",
-    "  --root DIR       project folder that 'path' and 'csv_path' arguments are relative to",
-    "                   (default: the working directory); fixed at startup",
+    "  --root DIR       project folder that 'path' and 'csv_path' arguments are relative to;",
+    "                   fixed at startup (without it: the client's single MCP root, if any)",
     "  --allow-write    enable bxp_write_config: validated config writes inside the root",
     "",
     "Tools:",

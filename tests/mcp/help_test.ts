@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { helpText, SERVER_INSTRUCTIONS, versionText } from "../../src/mcp/help.ts";
+import { helpText, SERVER_INSTRUCTIONS, serverInstructions, versionText } from "../../src/mcp/help.ts";
 import { BXP_TOOLS, type BxpTool } from "../../src/mcp/tools/catalog.ts";
 import { VERSION } from "../../src/version.ts";
 
@@ -21,4 +21,14 @@ Deno.test("the instructions point the agent at bxp_docs, bxp_eval_trace and bxp_
   assert.match(SERVER_INSTRUCTIONS, /bxp_docs first/);
   assert.match(SERVER_INSTRUCTIONS, /bxp_eval_trace to debug an expression/);
   assert.match(SERVER_INSTRUCTIONS, /bxp_simulate to verify a finished config/);
+});
+
+Deno.test("the instructions give the path rules, the budgets, and name extra catalog tools", () => {
+  assert.match(SERVER_INSTRUCTIONS, /relative to the project root/);
+  assert.match(SERVER_INSTRUCTIONS, /working directory is never the root/);
+  assert.match(SERVER_INSTRUCTIONS, /max_bytes \(default 262144 bytes, at most 4194304\)/);
+  assert.match(SERVER_INSTRUCTIONS, /stop after 5 s/);
+  const extra: BxpTool = { ...BXP_TOOLS[0], name: "bxp_peek_csv", title: "Peek" };
+  assert.match(serverInstructions([...BXP_TOOLS, extra]), /sample files with bxp_peek_csv\./);
+  assert.doesNotMatch(serverInstructions(BXP_TOOLS.filter((t) => !t.requiresWrite)), /bxp_write_config/);
 });

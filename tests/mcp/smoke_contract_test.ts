@@ -174,11 +174,13 @@ Deno.test({
       assert.equal(code(103), -32602);
       assert.equal(code(104), -32602);
       assert.equal(code(105), -32602);
-      for (const id of [106, 107]) {
+      const failure = (id: number) => {
         const result = byId.get(id)!.result;
         assert.equal(result.isError, true);
-        assert.equal(result.content[0].text, "error: missing 'expr'");
-      }
+        return result.content[0].text;
+      };
+      assert.equal(failure(106), "error: missing 'expr'");
+      assert.equal(failure(107), "error: expected a string for 'expr', got number", "a wrong type says so");
       assert.deepEqual(byId.get(108)!.result.resources, []);
       assert.deepEqual(byId.get(109)!.result.prompts, []);
       assert.ok(!byId.has(111), "a response-shaped line draws no answer");

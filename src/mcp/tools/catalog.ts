@@ -3,33 +3,36 @@
  * ({@link registerBxpTools}), `bxp-mcp --help` and the generated page `docs/reference/mcp-tools.md`.
  * Adding a tool is adding an entry.
  *
- * Handlers answer with the inspect API's text. A missing or malformed argument is a tool failure
- * (`error: missing 'expr'`, isError); a domain verdict such as `{"ok":false,...}` is a normal answer.
+ * Handlers answer with the inspect API's text. Registration checks every call's arguments against the
+ * entry's inputSchema first (unknown names, types, required, enums; see `arg_check.ts`) and every answer
+ * against the call's `max_bytes` budget (`budget.ts`); the evaluation tools run on a pool of time-limited
+ * workers (`eval_pool.ts`). A missing or malformed argument is a tool failure (`error: missing 'expr'`,
+ * isError); a domain verdict such as `{"ok":false,...}` is a normal answer.
  *
  * @module
  */
 
-import {
-  annotateConfig,
-  docsJson,
-  evalBatch,
-  evalExpr,
-  evalTrace,
-  fetchTemplate,
-  listTemplates,
-  validateExprJson,
-} from "../../inspect/mod.ts";
-import type { McpServer } from "../protocol/mod.ts";
-import { batchRequest } from "./args.ts";
+import { fetchTemplate, listTemplates } from "../../inspect/mod.ts";
+import type { McpServer, ToolCall, ToolResult } from "../protocol/mod.ts";
+import { singleJsonObject } from "../protocol/tool_result.ts";
+import { batchRequest, type ToolArgs } from "./args.ts";
+import { checkArguments } from "./arg_check.ts";
+import { answerBytes, budgetOf, overBudget, withMaxBytes } from "./budget.ts";
+import { docsAnswer } from "./docs_filter.ts";
+import type { EvalJob } from "./eval_jobs.ts";
+import { EVAL_TIME_LIMIT_MS, sharedEvalPool } from "./eval_pool.ts";
 import {
   BATCH_SCHEMA,
-  DOCS_SCHEMA,
+  DOCS_SECTIONS,
   EXPR_OUTCOME_SCHEMA,
-  NO_ARGUMENTS,
+  LOOKUPS_PROP,
+  MAPS_PROP,
   objectSchema,
+  SINGLE_PREPASS_PROP,
   stringArrayProp,
   stringProp,
   TEMPLATE_LIST_SCHEMA,
+  VALIDATE_SCHEMA,
 } from "./schemas.ts";
 import { SIMULATE_TOOL } from "./simulate_tool.ts";
 import { WRITE_TOOL } from "./write_tool.ts";
@@ -53,10 +56,61 @@ import {
 export {
   type BxpTool,
   CSV_PATH_MAX_BYTES,
+  DEFAULT_MAX_BYTES,
+  MAX_BYTES_CAP,
   type ToolContext,
   WRITE_TOOL_NAME,
   WRITES_DISABLED,
 } from "./tool_kit.ts";
+
+/** What the descriptions say about the evaluation time limit. */
+const TIME_LIMIT_NOTE = `Runs on a worker thread with a ${EVAL_TIME_LIMIT_MS / 1000} s time limit; ` +
+  "cancelling the call stops it.";
+
+/**
+ * Run an evaluation job on the context's pool (time-limited, terminated by cancellation) and turn what
+ * it answers into the tool result.
+ */
+async function evaluate(job: EvalJob, call: ToolCall, context: ToolContext): Promise<ToolResult> {
+  const pool = context.evalPool ?? sharedEvalPool();
+  const outcome = await pool.run(job, call.signal);
+  if ("stopped" in outcome) {
+    if (outcome.stopped === "timeout") {
+      return call.fail(
+        `${call.name} stopped: the evaluation ran past its ${pool.timeLimitMs / 1000} s time limit and ` +
+          "was terminated. Make the request cheaper: smaller maps or lookups, shorter text, fewer " +
+          "expressions (a REPLACE costs text length times map entries).",
+      );
+    }
+    return call.fail(`${call.name} failed: ${outcome.detail}`);
+  }
+  const result: ToolResult = { text: outcome.text };
+  if (outcome.isError) result.isError = true;
+  if (outcome.verdict !== undefined) {
+    const annotated = singleJsonObject(outcome.text) ?? JSON.parse(outcome.text);
+    result.structured = { ...outcome.verdict, annotated };
+  }
+  return result;
+}
+
+/** The optional maps / lookups of an expression call, as given. */
+function extras(args: ToolArgs) {
+  const out: Record<string, unknown> = {};
+  for (const name of ["maps", "lookups", "single_prepass_name"]) {
+    if (args?.[name] !== undefined) out[name] = args[name];
+  }
+  return out;
+}
+
+/** The ids of a config's templates, for a not-found answer (empty when the config does not list). */
+function templateIds(config: string): string[] {
+  try {
+    const listed = JSON.parse(listTemplates(config)) as { templates?: { id?: unknown }[] };
+    return (listed.templates ?? []).map((t) => t.id).filter((id): id is string => typeof id === "string");
+  } catch {
+    return [];
+  }
+}
 
 /**
  * The tools: bxp's nine in bxp's order (the writing tool last), with our discovery and authoring tools
@@ -66,15 +120,20 @@ export const BXP_TOOLS: readonly BxpTool[] = [
   {
     name: "bxp_validate",
     title: "Validate a config",
-    description: "Check a bxp-cli config (JSON5 text). Answers the config as JSON with diagnostic keys " +
-      "($err_..., $warn..., $info...) inserted just before each key they concern.",
+    description: "Check a bxp-cli config (JSON5 text, or a file under the project root by path). The text " +
+      "answer is the config as JSON with diagnostic keys ($err_..., $warn..., $info...) inserted just " +
+      "before each key they concern. The structured answer adds a verdict beside it: " +
+      "{ok, errors, warnings, infos, findings:[{severity, code, message, path, line?, column?, off?, " +
+      "len?, suggest?}], annotated}. " + TIME_LIMIT_NOTE,
     inputSchema: objectSchema({ config: CONFIG_ARG, path: PATH_ARG }),
+    outputSchema: VALIDATE_SCHEMA,
     allowStructured: true,
     annotations: READ_ONLY,
+    narrowHint: "validate a smaller config, or read the verdict's findings",
     async run(args, call, context) {
       const config = await configText(args, call, context);
       if (isResult(config)) return config;
-      return text(annotateConfig(config.text, config.label).json);
+      return await evaluate({ kind: "validate", text: config.text, label: config.label }, call, context);
     },
   },
   {
@@ -85,39 +144,44 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       'literal index 0, which is 1-based and so always gives "", or a DATE_CONVERT format holding a letter ' +
       "that is neither a date token nor bracketed). Answers {ok:true} for a sound expression, else " +
       "{ok:false,error,detail,off,len} for the first finding, off/len being the byte span of the offending " +
-      "token. Use it while writing a config; use bxp_eval to see what an expression computes for a row.",
+      "token. Use it while writing a config; use bxp_eval to see what an expression computes for a row. " +
+      TIME_LIMIT_NOTE,
     inputSchema: objectSchema({ expr: stringProp("The expression text, e.g. SPLIT_PART([Sym], '/', 1).") }, [
       "expr",
     ]),
     outputSchema: EXPR_OUTCOME_SCHEMA,
     allowStructured: true,
     annotations: READ_ONLY,
-    run(args, call) {
+    async run(args, call, context) {
       const expr = required(args, call, "expr");
       if (typeof expr !== "string") return expr;
-      return text(validateExprJson(expr));
+      return await evaluate({ kind: "validate_expr", expr }, call, context);
     },
   },
   {
     name: "bxp_eval",
     title: "Evaluate an expression",
-    description: "Evaluate one bxp expression, optionally against a row (headers and fields). Answers " +
-      "{ok:true,value} or {ok:false,error,detail,off,len}. This is the lenient runtime path, the value a " +
-      "real bxp-cli run computes; to catch authoring mistakes, use bxp_validate_expr.",
+    description: "Evaluate one bxp expression, optionally against a row (headers and fields) and with " +
+      "named maps (REMAP, REPLACE) and pre_pass lookups (LOOKUP). Answers {ok:true,value} or " +
+      "{ok:false,error,detail,off,len}. This is the lenient runtime path, the value a real bxp-cli run " +
+      "computes; to catch authoring mistakes, use bxp_validate_expr. " + TIME_LIMIT_NOTE,
     inputSchema: objectSchema({
       expr: stringProp("The expression text, e.g. UPPER('hi') or [Price]*[Qty]."),
       headers: ROW_HEADERS,
       fields: ROW_FIELDS,
+      maps: MAPS_PROP,
+      lookups: LOOKUPS_PROP,
+      single_prepass_name: SINGLE_PREPASS_PROP,
     }, ["expr"]),
     outputSchema: EXPR_OUTCOME_SCHEMA,
     allowStructured: true,
     annotations: READ_ONLY,
-    run(args, call) {
+    async run(args, call, context) {
       const expr = required(args, call, "expr");
       if (typeof expr !== "string") return expr;
       const given = row(args, call);
       if ("text" in given) return given;
-      return text(evalExpr(expr, given.headers, given.fields));
+      return await evaluate({ kind: "eval", expr, ...given, ...extras(args) }, call, context);
     },
   },
   {
@@ -125,38 +189,34 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     title: "Evaluate expressions on one row",
     description: "Evaluate several bxp expressions against one row in a single call. Answers " +
       "{results:[...]} with one {ok:true,value} or {ok:false,error,detail,off,len} per expression, in " +
-      "input order. A well-formed request always succeeds; each result's ok flag carries its own failure.",
+      "input order. A well-formed request always succeeds; each result's ok flag carries its own " +
+      "failure. " + TIME_LIMIT_NOTE,
     inputSchema: objectSchema({
-      headers: stringArrayProp("Column header names."),
-      fields: stringArrayProp("Field values of the row, parallel to headers; ragged rows are fine."),
+      headers: {
+        ...ROW_HEADERS,
+        description: "Column header names. A JSON-encoded array string is accepted too (older clients).",
+      },
+      fields: ROW_FIELDS,
       exprs: stringArrayProp("The expressions to evaluate against the row."),
-      maps: {
-        type: "object",
-        description: "Optional named maps { name: { key: value } } for REMAP (whole value) and REPLACE " +
-          "(substrings).",
-      },
-      lookups: {
-        type: "object",
-        description: "Optional flat pre_pass lookup table for LOOKUP(): keys are name, key and field " +
-          "joined by NUL characters.",
-      },
-      single_prepass_name: stringProp(
-        "Optional name of the template's only pre_pass, enabling the " +
-          "two-argument LOOKUP(key, field).",
-      ),
+      maps: MAPS_PROP,
+      lookups: LOOKUPS_PROP,
+      single_prepass_name: SINGLE_PREPASS_PROP,
     }, ["headers", "fields", "exprs"]),
     outputSchema: BATCH_SCHEMA,
     allowStructured: true,
     annotations: READ_ONLY,
-    run(args, call) {
+    narrowHint: "evaluate fewer expressions per call",
+    async run(args, call, context) {
       let request: unknown;
       try {
         request = batchRequest(args);
       } catch (error) {
         return call.fail(error instanceof Error ? error.message : String(error));
       }
-      const result = evalBatch(request);
-      return result.errorMessage === undefined ? text(result.json) : call.fail(result.errorMessage);
+      if (request !== null && typeof request === "object") {
+        delete (request as Record<string, unknown>).max_bytes;
+      }
+      return await evaluate({ kind: "eval_batch", request }, call, context);
     },
   },
   {
@@ -166,7 +226,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       'object per line: a {"fn","src_start","src_end","value"} line for each call as the engine evaluates ' +
       'it, innermost first, then a last line {"t":"final","value":"..."} on success or ' +
       '{"t":"error","error","detail","off","len"} on failure. Use it to debug how a complex expression ' +
-      "arrives at its value, beyond bxp_eval's final answer.",
+      "arrives at its value, beyond bxp_eval's final answer. " + TIME_LIMIT_NOTE,
     inputSchema: objectSchema({
       expr: stringProp("The expression text."),
       headers: ROW_HEADERS,
@@ -174,27 +234,44 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     }, ["expr"]),
     allowStructured: false,
     annotations: READ_ONLY,
-    run(args, call) {
+    narrowHint: "trace a smaller part of the expression",
+    async run(args, call, context) {
       const expr = required(args, call, "expr");
       if (typeof expr !== "string") return expr;
       const given = row(args, call);
       if ("text" in given) return given;
-      const traced = evalTrace(expr, given.headers, given.fields);
-      // The error sentinel is part of the answer: the trace itself was produced.
-      return text(traced.errorJson === null ? traced.lines : `${traced.lines}${traced.errorJson}\n`);
+      return await evaluate({ kind: "eval_trace", expr, ...given }, call, context);
     },
   },
   {
     name: "bxp_docs",
     title: "Language and config reference",
-    description: "The complete bxp reference as JSON: functions, keywords, operators, tokens, date " +
-      "tokens, operator precedence and the config schema. Read it first to learn the expression and " +
-      "config language.",
-    inputSchema: NO_ARGUMENTS,
-    outputSchema: DOCS_SCHEMA,
-    allowStructured: true,
+    description: "The bxp reference as JSON: functions, keywords, operators, tokens, date tokens, " +
+      "operator precedence and the config schema (about 45 KB in full). Read it first to learn the " +
+      "expression and config language. Narrow it with section (one of those parts) and/or name (one " +
+      "function, e.g. DATE_CONVERT, or one config key, e.g. input_schema; case-insensitive). Answers " +
+      "text only; the fields only bxp's GUI editor uses are left out.",
+    inputSchema: objectSchema({
+      section: {
+        type: "string",
+        enum: [...DOCS_SECTIONS],
+        description: "Optional: only this part of the reference.",
+      },
+      name: stringProp(
+        "Optional: only the entry of this function or config key (a dotted key or its last part, e.g. " +
+          "csv_delimiter_in), case-insensitive; an unknown name is answered with the valid names.",
+      ),
+    }),
+    allowStructured: false,
     annotations: READ_ONLY,
-    run: () => text(docsJson()),
+    narrowHint: "ask for one section or one name",
+    run(args, call) {
+      const answer = docsAnswer({
+        section: typeof args?.section === "string" ? args.section : undefined,
+        name: typeof args?.name === "string" ? args.name : undefined,
+      });
+      return answer.text === undefined ? call.fail(answer.error ?? "no such entry") : text(answer.text);
+    },
   },
   {
     name: "bxp_list_templates",
@@ -216,20 +293,26 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     name: "bxp_fetch_template",
     title: "Fetch a template",
     description: "Fetch one conversion template of a bxp-cli config (JSON5) by its id, as JSON. Answers " +
-      'the template object, or {"$err_1":"..."} when the id is not in the config.',
+      'the template object, or {"$err_1":"...","available":[ids]} when the id is not in the config.',
     inputSchema: objectSchema({
       config: CONFIG_ARG,
       path: PATH_ARG,
-      id: stringProp("The id of the template to fetch."),
-    }, ["id"]),
+      template: stringProp("The id of the template to fetch (as in bxp_simulate)."),
+      id: stringProp("Older name of template, still accepted (bxp's name)."),
+    }, ["template"]),
     allowStructured: true,
     annotations: READ_ONLY,
+    aliases: { id: "template" },
     async run(args, call, context) {
       const config = await configText(args, call, context);
       if (isResult(config)) return config;
-      const id = required(args, call, "id");
+      const id = required(args, call, "template");
       if (typeof id !== "string") return id;
-      return text(fetchTemplate(config.text, id).json);
+      const fetched = fetchTemplate(config.text, id);
+      if (!fetched.notFound) return text(fetched.json);
+      // bxp's {"$err_1":"template id '<id>' not found"} stays as it is; the ids go beside it.
+      const json = fetched.json.trimEnd();
+      return text(`${json.slice(0, -1)},"available":${JSON.stringify(templateIds(config.text))}}`);
     },
   },
   SIMULATE_TOOL,
@@ -237,6 +320,11 @@ export const BXP_TOOLS: readonly BxpTool[] = [
   ...AUTHORING_TOOLS,
   WRITE_TOOL,
 ];
+
+/** The inputSchema `tools/list` shows for `tool`: the entry's, plus the `max_bytes` every tool takes. */
+export function listedInputSchema(tool: BxpTool): Record<string, unknown> {
+  return withMaxBytes(tool.inputSchema);
+}
 
 /**
  * Register the catalog tools on `server`, in catalog order, bound to `context`; a tool that
@@ -247,17 +335,37 @@ export function registerBxpTools(
   context: ToolContext,
   tools: readonly BxpTool[] = BXP_TOOLS,
 ): void {
+  const bound: ToolContext = { ...context, evalPool: context.evalPool ?? sharedEvalPool() };
+  if (tools.some((t) => EVAL_TOOLS.has(t.name))) bound.evalPool?.warm();
   for (const tool of tools) {
     if (tool.requiresWrite && !context.allowWrite) continue;
+    const inputSchema = listedInputSchema(tool);
     server.addTool({
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: tool.inputSchema,
+      inputSchema,
       outputSchema: tool.outputSchema,
       annotations: tool.annotations,
       allowStructured: tool.allowStructured,
-      handler: (args, call) => tool.run(args, call, context),
+      handler: async (rawArgs, call) => {
+        const checked = checkArguments(inputSchema, rawArgs, tool.aliases);
+        if (!checked.ok) return call.fail(checked.message);
+        const budget = budgetOf(checked.args);
+        // The budget always reaches the tool, so one that can trim itself (bxp_simulate) knows it.
+        const result = await tool.run({ ...checked.args, max_bytes: budget }, call, bound);
+        const size = answerBytes(result, tool.allowStructured, budget);
+        return size > budget ? overBudget(tool.name, size, budget, tool.narrowHint) : result;
+      },
     });
   }
 }
+
+/** The tools whose work runs on the evaluation pool. */
+const EVAL_TOOLS = new Set([
+  "bxp_validate",
+  "bxp_validate_expr",
+  "bxp_eval",
+  "bxp_eval_batch",
+  "bxp_eval_trace",
+]);

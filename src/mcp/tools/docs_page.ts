@@ -6,7 +6,9 @@
  * @module
  */
 
-import { BXP_TOOLS, type BxpTool } from "./catalog.ts";
+import { BXP_TOOLS, type BxpTool, listedInputSchema } from "./catalog.ts";
+import { DEFAULT_MAX_BYTES, MAX_BYTES_CAP } from "./budget.ts";
+import { EVAL_TIME_LIMIT_MS } from "./eval_pool.ts";
 
 /** The page's path, relative to the repository root. */
 export const TOOLS_PAGE_PATH = "docs/reference/mcp-tools.md";
@@ -17,17 +19,20 @@ const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ")
 interface PropertySchema {
   type?: string | string[];
   items?: { type?: string };
+  enum?: unknown[];
   description?: string;
 }
 
 function typeName(schema: PropertySchema): string {
-  if (schema.type === "array") return `array of ${schema.items?.type ?? "any"}`;
-  return Array.isArray(schema.type) ? schema.type.join(" or ") : schema.type ?? "any";
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? "any"];
+  const named = types.map((t) => t === "array" ? `array of ${schema.items?.type ?? "any"}` : t).join(" or ");
+  return schema.enum === undefined ? named : `${named}: ${schema.enum.map((v) => `\`${v}\``).join(", ")}`;
 }
 
 function argumentRows(tool: BxpTool): string[] {
-  const properties = (tool.inputSchema.properties ?? {}) as Record<string, PropertySchema>;
-  const required = new Set((tool.inputSchema.required ?? []) as string[]);
+  const schema = listedInputSchema(tool);
+  const properties = (schema.properties ?? {}) as Record<string, PropertySchema>;
+  const required = new Set((schema.required ?? []) as string[]);
   const names = Object.keys(properties);
   if (names.length === 0) return ["No arguments."];
   return [
@@ -71,10 +76,22 @@ export function renderToolsPage(tools: readonly BxpTool[] = BXP_TOOLS): string {
     "missing or malformed argument, a host failure) answers `isError: true` with the text `error: <message>`; " +
     'a domain verdict such as `{"ok":false,...}` is a normal answer.',
     "",
-    "Register the server with an MCP client by absolute path:",
+    "Every call's arguments are checked against the tool's `inputSchema` before it runs: an unknown " +
+    "argument name is refused with the valid names and a did-you-mean, a wrong type is named as such " +
+    "(`expected a string for 'expr', got number`), and a top-level `null` counts as absent. Every tool " +
+    `also takes \`max_bytes\`, the answer's byte budget (default ${DEFAULT_MAX_BYTES}, at most ` +
+    `${MAX_BYTES_CAP}): a larger answer is refused with its size and how to narrow the request. The ` +
+    "evaluation tools (`bxp_validate`, `bxp_validate_expr`, `bxp_eval`, `bxp_eval_batch`, " +
+    `\`bxp_eval_trace\`) run on a worker thread with a ${EVAL_TIME_LIMIT_MS / 1000} s time limit, and ` +
+    "cancelling a call (`notifications/cancelled`) stops its work.",
+    "",
+    "`path` and `csv_path` arguments are relative to the project root: the `--root` folder, or the " +
+    "client's single MCP root when bxp-mcp runs without `--root`; the working directory is never the root.",
+    "",
+    "Register the server with an MCP client by absolute path, naming the project root:",
     "",
     "```json",
-    '{"mcpServers": {"bxp": {"command": "/abs/path/to/bxp-mcp"}}}',
+    '{"mcpServers": {"bxp": {"command": "/abs/path/to/bxp-mcp", "args": ["--root", "/abs/project"]}}}',
     "```",
     "",
     "and list its tools from a shell with the MCP Inspector:",

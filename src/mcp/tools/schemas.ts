@@ -1,6 +1,7 @@
 /**
- * JSON Schema builders and the output schemas of the tools whose answer has a fixed shape. Output schemas
- * name no `required` members: they describe every shape a tool answers (a refusal such as
+ * JSON Schema builders and the output schemas of the tools whose answer has a fixed shape. Input schemas
+ * are exact (`additionalProperties: false`): registration refuses unknown argument names. Output schemas
+ * list as `required` the members every answer of the tool has (a refusal such as
  * `{"ok":false,"error","detail"}` included), and clients validate structured content against them.
  *
  * @module
@@ -24,13 +25,55 @@ export const stringArrayProp = (description: string): JsonSchema => ({
 export const integerProp = (description?: string): JsonSchema =>
   description === undefined ? { type: "integer" } : { type: "integer", description };
 
-/** An object schema with `properties` and, when non-empty, `required`. */
+/**
+ * An exact object schema: `properties`, `required` when non-empty, and `additionalProperties: false`.
+ *
+ * @example
+ * ```ts
+ * objectSchema({ expr: stringProp() }, ["expr"]);
+ * // { type: "object", properties: { expr: { type: "string" } }, required: ["expr"], additionalProperties: false }
+ * ```
+ */
 export function objectSchema(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
+  return required.length === 0
+    ? { type: "object", properties, additionalProperties: false }
+    : { type: "object", properties, required, additionalProperties: false };
+}
+
+/** An output object schema: like {@link objectSchema} but open (answers may grow members). */
+export function answerSchema(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
   return required.length === 0 ? { type: "object", properties } : { type: "object", properties, required };
 }
 
 /** The inputSchema of a tool without arguments. */
-export const NO_ARGUMENTS: JsonSchema = { type: "object", properties: {}, required: [] };
+export const NO_ARGUMENTS: JsonSchema = {
+  type: "object",
+  properties: {},
+  required: [],
+  additionalProperties: false,
+};
+
+/** `maps` of the expression tools: named maps for REMAP / REPLACE. */
+export const MAPS_PROP: JsonSchema = {
+  type: "object",
+  additionalProperties: { type: "object", additionalProperties: { type: "string" } },
+  description: "Optional named maps { name: { key: value } } for REMAP (whole value) and REPLACE " +
+    "(substrings), as a config's maps section holds them.",
+};
+
+/** `lookups` of the expression tools: a flat pre_pass lookup table. */
+export const LOOKUPS_PROP: JsonSchema = {
+  type: "object",
+  additionalProperties: { type: "string" },
+  description: "Optional flat pre_pass lookup table for LOOKUP(): keys are name, key and field joined by " +
+    'NUL characters, e.g. {"rates\u0000EUR\u0000rate": "1.1"}.',
+};
+
+/** `single_prepass_name` of the expression tools. */
+export const SINGLE_PREPASS_PROP: JsonSchema = {
+  type: "string",
+  description: "Optional name of the template's only pre_pass, enabling the two-argument LOOKUP(key, field).",
+};
 
 /** An expression verdict or value: `{ok,value}` or `{ok:false,error,detail,off?,len?}`. */
 const exprOutcome: Record<string, JsonSchema> = {
@@ -43,46 +86,82 @@ const exprOutcome: Record<string, JsonSchema> = {
 };
 
 /** `bxp_validate_expr` and `bxp_eval`. */
-export const EXPR_OUTCOME_SCHEMA: JsonSchema = objectSchema(exprOutcome);
+export const EXPR_OUTCOME_SCHEMA: JsonSchema = answerSchema(exprOutcome, ["ok"]);
 
 /** `bxp_eval_batch`. */
-export const BATCH_SCHEMA: JsonSchema = objectSchema({
-  results: { type: "array", items: objectSchema(exprOutcome) },
-});
+export const BATCH_SCHEMA: JsonSchema = answerSchema({
+  results: { type: "array", items: answerSchema(exprOutcome, ["ok"]) },
+}, ["results"]);
+
+const finding: JsonSchema = answerSchema({
+  severity: { type: "string", enum: ["error", "warning", "info"] },
+  code: stringProp("Stable finding code, e.g. config.unknown_key or expr.UnknownFunction."),
+  message: stringProp(),
+  path: stringProp('Dotted config path of the finding, "" for the root.'),
+  line: integerProp("1-based line in the config text (syntax errors, duplicate keys)."),
+  column: integerProp("1-based column in the config text."),
+  off: integerProp("Byte offset inside the expression string the finding is about."),
+  len: integerProp("Byte length of that span."),
+  suggest: stringProp("A did-you-mean or fix, when there is one."),
+}, ["severity", "code", "message", "path"]);
+
+/** `bxp_validate`: the verdict and flat findings beside bxp's annotated config. */
+export const VALIDATE_SCHEMA: JsonSchema = answerSchema({
+  ok: { type: "boolean", description: "true when the config has no error (warnings allowed)." },
+  errors: integerProp(),
+  warnings: integerProp(),
+  infos: integerProp(),
+  findings: { type: "array", items: finding },
+  annotated: {
+    type: "object",
+    description: "bxp's annotated config (the text content): the config with $err_N / $warn_N / $info_N " +
+      "markers before the keys they concern.",
+  },
+}, ["ok", "errors", "warnings", "infos", "findings", "annotated"]);
 
 const nullableString: JsonSchema = { type: ["string", "null"] };
 
 /** `bxp_list_templates` (a config that does not parse answers `{"$err_1": "..."}` instead). */
-export const TEMPLATE_LIST_SCHEMA: JsonSchema = objectSchema({
-  templates: {
-    type: "array",
-    items: objectSchema({
-      id: stringProp(),
-      data_dir: nullableString,
-      file_pattern_in: nullableString,
-      file_pattern_out: nullableString,
-      file_type_in: stringProp(),
-      file_type_out: stringProp(),
-      description: nullableString,
-      error: stringProp("Present when the template entry is not an object."),
-    }),
-  },
-});
+export const TEMPLATE_LIST_SCHEMA: JsonSchema = {
+  ...answerSchema({
+    templates: {
+      type: "array",
+      items: answerSchema({
+        id: stringProp(),
+        data_dir: nullableString,
+        file_pattern_in: nullableString,
+        file_pattern_out: nullableString,
+        file_type_in: stringProp(),
+        file_type_out: stringProp(),
+        description: nullableString,
+        error: stringProp("Present when the template entry is not an object."),
+      }, ["id"]),
+    },
+  }),
+  anyOf: [{ required: ["templates"] }, { required: ["$err_1"] }],
+};
 
-/** `bxp_docs`: the sections are arrays of entry objects. */
-export const DOCS_SCHEMA: JsonSchema = objectSchema(
-  Object.fromEntries(
-    ["functions", "keywords", "operators", "tokens", "date_tokens", "precedence", "config_schema"].map((
-      k,
-    ) => [
-      k,
-      { type: "array", items: { type: "object" } },
-    ]),
-  ),
+/** The top-level sections of the bxp_docs reference, in bxp's order. */
+export const DOCS_SECTIONS = [
+  "functions",
+  "keywords",
+  "operators",
+  "tokens",
+  "date_tokens",
+  "precedence",
+  "config_schema",
+] as const;
+
+/**
+ * `bxp_docs`: the sections are arrays of entry objects. No member is required: a `section` filter
+ * answers only that section. (bxp_docs answers text only; this documents the shape.)
+ */
+export const DOCS_SCHEMA: JsonSchema = answerSchema(
+  Object.fromEntries(DOCS_SECTIONS.map((k) => [k, { type: "array", items: { type: "object" } }])),
 );
 
 const sample = (fields: Record<string, JsonSchema>): JsonSchema =>
-  objectSchema({ count: integerProp(), sample: { type: "array", items: objectSchema(fields) } });
+  answerSchema({ count: integerProp(), sample: { type: "array", items: answerSchema(fields) } });
 
 const rowRef = {
   input_row: integerProp("1-based line of the input CSV (the header is line 1)."),
@@ -90,12 +169,12 @@ const rowRef = {
 };
 
 /** `bxp_simulate`: the run report, or `{ok:false,error,detail}`. */
-export const SIMULATE_SCHEMA: JsonSchema = objectSchema({
+export const SIMULATE_SCHEMA: JsonSchema = answerSchema({
   ok: { type: "boolean", description: "true when the run happened; false when it could not be started." },
   template: stringProp(),
   exit_code: integerProp("bxp-cli's exit code: 0 ok, 2 warnings, 1 error (-1 when ended by a signal)."),
   status: { type: "string", enum: ["ok", "warnings", "error"] },
-  input: objectSchema({
+  input: answerSchema({
     records: integerProp("Data rows of the input CSV (header excluded), comparable with trace.source_rows."),
     csv: stringProp(),
   }),
@@ -104,7 +183,7 @@ export const SIMULATE_SCHEMA: JsonSchema = objectSchema({
   ),
   outputs: {
     type: "array",
-    items: objectSchema({
+    items: answerSchema({
       file: stringProp(),
       records: integerProp(),
       csv: stringProp(),
@@ -115,7 +194,7 @@ export const SIMULATE_SCHEMA: JsonSchema = objectSchema({
   },
   summary: stringProp("bxp-cli's stdout."),
   diagnostics: stringProp("bxp-cli's stderr."),
-  trace: objectSchema({
+  trace: answerSchema({
     available: { type: "boolean" },
     source_rows: integerProp(),
     written_rows: integerProp(),
@@ -135,4 +214,4 @@ export const SIMULATE_SCHEMA: JsonSchema = objectSchema({
   workspace: stringProp("The scratch workspace folder, left in place for inspection."),
   error: stringProp("Why the run could not happen (ok:false)."),
   detail: stringProp(),
-});
+}, ["ok"]);

@@ -13,7 +13,10 @@ import { CONFIG_MAX_BYTES } from "../../config/json5.ts";
 import { PathGuardError, type ProjectRoot } from "../security/paths.ts";
 import { WriteRefusedError } from "../security/safe_write.ts";
 import { rowArgs, stringArg, type ToolArgs } from "./args.ts";
-import { type JsonSchema, stringArrayProp, stringProp } from "./schemas.ts";
+import { type JsonSchema, stringProp } from "./schemas.ts";
+import type { EvalPool } from "./eval_pool.ts";
+
+export { DEFAULT_MAX_BYTES, MAX_BYTES_CAP } from "./budget.ts";
 
 /** What handlers may use besides their arguments. */
 export interface ToolContext {
@@ -27,6 +30,8 @@ export interface ToolContext {
   root(): Promise<ProjectRoot | null>;
   /** Whether bxp-mcp was started with `--allow-write` (enables `bxp_write_config`). */
   allowWrite: boolean;
+  /** Where the evaluation tools run (default: the thread's shared pool of time-limited workers). */
+  evalPool?: EvalPool;
 }
 
 /** Largest CSV file `bxp_simulate` reads through `csv_path` (the same bound as an inline message line). */
@@ -57,6 +62,13 @@ export interface BxpTool {
   annotations: Record<string, boolean>;
   /** Only listed and callable when bxp-mcp runs with `--allow-write`. */
   requiresWrite?: boolean;
+  /**
+   * Older argument names still accepted: alias -> the argument it stands for (e.g. `{ id: "template" }`).
+   * The alias is listed in `inputSchema` too; registration folds it into its target before `run`.
+   */
+  aliases?: Readonly<Record<string, string>>;
+  /** How to get a smaller answer, said when an answer is over its `max_bytes` budget. */
+  narrowHint?: string;
   /** The implementation. */
   run(args: ToolArgs, call: ToolCall, context: ToolContext): ToolResult | Promise<ToolResult>;
 }
@@ -64,18 +76,34 @@ export interface BxpTool {
 /** Annotations of a tool that only reads. */
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 export const CONFIG_ARG = stringProp("The full bxp-cli config text (JSON5). Give this or path.");
+/** The failure of a config tool called with neither `config` nor `path`. */
+export const MISSING_CONFIG = "missing 'config' (or 'path': a config file under the project root)";
+/** The failure of a tool called with neither `csv` nor `csv_path`. */
+export const MISSING_CSV = "missing 'csv' (or 'csv_path': a CSV file under the project root)";
 export const PATH_ARG = stringProp(
   "Instead of config: the config file's path relative to the project root (bxp-mcp --root), e.g. " +
     "configs/bank.json5. Read through the root guard: no symlinks, no '..' escapes, at most 1 MiB.",
 );
-export const ROW_HEADERS = stringArrayProp('Optional column header names, e.g. ["Price","Qty"].');
-export const ROW_FIELDS = stringArrayProp(
+/** A row argument: an array of strings, or (older clients) that array JSON-encoded in a string. */
+const rowProp = (description: string): JsonSchema => ({
+  type: ["array", "string"],
+  items: { type: "string" },
+  description: `${description} A JSON-encoded array string is accepted too (older clients).`,
+});
+export const ROW_HEADERS = rowProp('Optional column header names, e.g. ["Price","Qty"].');
+export const ROW_FIELDS = rowProp(
   "Optional field values of the row, parallel to headers; ragged rows are fine.",
 );
 
-/** A required string argument, or the tool failure bxp answers when it is missing. */
+/**
+ * A required string argument, or the tool failure: `missing '<name>'` when absent (or null), `expected a
+ * string for '<name>', got <type>` when it is something else.
+ */
 export function required(args: ToolArgs, call: ToolCall, name: string): string | ToolResult {
-  return stringArg(args, name) ?? call.fail(`missing '${name}'`);
+  const value = args?.[name];
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return call.fail(`missing '${name}'`);
+  return call.fail(`expected a string for '${name}', got ${Array.isArray(value) ? "array" : typeof value}`);
 }
 
 /** The row arguments, or the tool failure naming the malformed one. */
@@ -100,7 +128,7 @@ export async function configText(
   const path = stringArg(args, "path");
   if (inline !== null && path !== null) return call.fail("give either 'config' or 'path', not both");
   if (inline !== null) return { text: inline, label: "<config>" };
-  if (path === null) return call.fail("missing 'config'");
+  if (path === null) return call.fail(MISSING_CONFIG);
   return await readUnderRoot(
     call,
     context,

@@ -19,11 +19,12 @@ Deno.test("the page has a summary row and a section for every tool, with each ar
   for (const tool of BXP_TOOLS) {
     assert.ok(page.includes(`| \`${tool.name}\` | ${tool.title} |`), tool.name);
     assert.ok(page.includes(`## \`${tool.name}\``), tool.name);
-    for (const arg of Object.keys(tool.inputSchema.properties as object)) {
+    for (const arg of [...Object.keys(tool.inputSchema.properties as object), "max_bytes"]) {
       assert.ok(page.includes(`| \`${arg}\` |`), `${tool.name}.${arg}`);
     }
   }
-  assert.match(page, /## `bxp_docs`\n\n[^\n]+\n\nNo arguments\./);
+  assert.match(page, /## `bxp_docs`[^#]*\| `section` \| string: `functions`, `keywords`/);
+  assert.match(page, /"args": \["--root", "\/abs\/project"\]/, "the registration example names the root");
   assert.match(page, /## `bxp_eval_trace`[\s\S]*Answer: text only/);
 });
 

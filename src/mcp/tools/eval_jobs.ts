@@ -1,0 +1,146 @@
+/**
+ * The work of the stateless evaluation tools (bxp_validate, bxp_validate_expr, bxp_eval, bxp_eval_batch,
+ * bxp_eval_trace) as plain, cloneable jobs and results, so it can run on a worker thread that a time
+ * limit or a cancellation can terminate (see `eval_pool.ts`). Pure: no `Deno.*`, no protocol.
+ *
+ * @module
+ */
+
+import { evalBatch, evalExpr, evalTrace, validateExprJson } from "../../inspect/mod.ts";
+import { annotateOutcome } from "../../config/annotate.ts";
+import { outcomeDiagnostics, validateConfig } from "../../config/validate.ts";
+import type { Diagnostic } from "../../config/diagnostic.ts";
+import { langExprTools } from "../../config/lang_tools.ts";
+
+/** Optional named maps and lookup tables for an expression (bxp_eval_batch's shapes). */
+export interface EvalExtras {
+  maps?: unknown;
+  lookups?: unknown;
+  single_prepass_name?: unknown;
+}
+
+/** One unit of work. */
+export type EvalJob =
+  | { kind: "validate_expr"; expr: string }
+  | ({ kind: "eval"; expr: string; headers: string[] | null; fields: string[] | null } & EvalExtras)
+  | ({ kind: "eval_trace"; expr: string; headers: string[] | null; fields: string[] | null } & EvalExtras)
+  | { kind: "eval_batch"; request: unknown }
+  | { kind: "validate"; text: string; label: string };
+
+/** One flat finding of bxp_validate's verdict. */
+export interface Finding {
+  severity: "error" | "warning" | "info";
+  code: string;
+  message: string;
+  /** Dotted config path, "" for the root. */
+  path: string;
+  line?: number;
+  column?: number;
+  /** Byte span inside an expression string. */
+  off?: number;
+  len?: number;
+  suggest?: string;
+}
+
+/** bxp_validate's verdict (the annotated config is added beside it by the caller). */
+export interface Verdict {
+  ok: boolean;
+  errors: number;
+  warnings: number;
+  infos: number;
+  findings: Finding[];
+}
+
+/** What a job answers: the tool text, whether it is a failure, and bxp_validate's verdict. */
+export interface EvalOutcome {
+  text: string;
+  isError?: boolean;
+  verdict?: Verdict;
+}
+
+const hasExtras = (job: EvalExtras) =>
+  job.maps !== undefined || job.lookups !== undefined || job.single_prepass_name !== undefined;
+
+/**
+ * Run one job.
+ *
+ * @example
+ * ```ts
+ * runEvalJob({ kind: "eval", expr: "1 + 2", headers: null, fields: null }).text; // '{"ok":true,"value":"3"}'
+ * ```
+ */
+export function runEvalJob(job: EvalJob): EvalOutcome {
+  switch (job.kind) {
+    case "validate_expr":
+      return { text: validateExprJson(job.expr) };
+    case "eval":
+      return hasExtras(job) ? evalWithExtras(job) : { text: evalExpr(job.expr, job.headers, job.fields) };
+    case "eval_trace": {
+      const traced = evalTrace(job.expr, job.headers, job.fields);
+      // The error sentinel is part of the answer: the trace itself was produced.
+      return { text: traced.errorJson === null ? traced.lines : `${traced.lines}${traced.errorJson}\n` };
+    }
+    case "eval_batch": {
+      const result = evalBatch(job.request);
+      return result.errorMessage === undefined
+        ? { text: result.json }
+        : { text: `error: ${result.errorMessage}`, isError: true };
+    }
+    case "validate":
+      return validate(job.text, job.label);
+  }
+}
+
+/**
+ * bxp_eval with maps or lookups: the batch evaluator over one expression (it owns the parsing of maps and
+ * lookups), answering the one result's JSON, which has bxp_eval's shape.
+ */
+function evalWithExtras(job: Extract<EvalJob, { kind: "eval" }>): EvalOutcome {
+  const request: Record<string, unknown> = {
+    headers: job.headers ?? [],
+    fields: job.fields ?? [],
+    exprs: [job.expr],
+  };
+  if (job.maps !== undefined) request.maps = job.maps;
+  if (job.lookups !== undefined) request.lookups = job.lookups;
+  if (job.single_prepass_name !== undefined) request.single_prepass_name = job.single_prepass_name;
+  const result = evalBatch(request);
+  if (result.errorMessage !== undefined) return { text: `error: ${result.errorMessage}`, isError: true };
+  const json = result.json;
+  // `{"results":[<one result>]}`: cut the one result out verbatim (no re-serialisation).
+  const prefix = '{"results":[';
+  if (!json.startsWith(prefix) || !json.endsWith("]}")) throw new Error("unexpected eval_batch answer");
+  return { text: json.slice(prefix.length, -2) };
+}
+
+/** bxp_validate: what `annotateConfig` answers, from one validation pass that also gives the verdict. */
+function validate(text: string, _label: string): EvalOutcome {
+  const outcome = validateConfig(text, { exprTools: langExprTools });
+  const annotated = annotateOutcome(outcome);
+  const diagnostics: Diagnostic[] = outcome.loadAbort === null ? outcomeDiagnostics(outcome) : [
+    { severity: "error", code: "config.load_failed", message: outcome.loadAbort, path: "" },
+    ...outcome.diagnostics,
+  ];
+  const findings = diagnostics.map(toFinding);
+  const count = (severity: Finding["severity"]) => findings.filter((f) => f.severity === severity).length;
+  return {
+    text: annotated.json,
+    verdict: {
+      ok: annotated.exitCode === 0,
+      errors: count("error"),
+      warnings: count("warning"),
+      infos: count("info"),
+      findings,
+    },
+  };
+}
+
+function toFinding(d: Diagnostic): Finding {
+  const finding: Finding = { severity: d.severity, code: d.code, message: d.message, path: d.path };
+  if (d.line !== undefined) finding.line = d.line;
+  if (d.col !== undefined) finding.column = d.col;
+  if (d.off !== undefined) finding.off = d.off;
+  if (d.len !== undefined) finding.len = d.len;
+  if (d.suggest !== undefined) finding.suggest = d.suggest;
+  return finding;
+}

@@ -1,0 +1,290 @@
+/**
+ * A small pool of warm evaluation workers, so one costly request (a `REPLACE` over a huge inline map, a
+ * pathological config) cannot freeze the session: each job runs on a worker thread with a time limit, and
+ * the time limit or the call's cancellation terminates that worker (a fresh one replaces it). The
+ * session thread stays free to answer `ping`, cancellations and other calls meanwhile.
+ *
+ * Workers start with no Deno permissions (`deno.permissions: "none"`, which needs
+ * `--unstable-worker-options`; without it they inherit the session's already narrowed permissions, never
+ * more). Traffic goes over a MessagePort: inside the session worker, a nested worker's own message channel
+ * costs milliseconds per round trip where a port costs about 0.07 ms.
+ *
+ * @module
+ */
+
+import { type EvalJob, type EvalOutcome, runEvalJob } from "./eval_jobs.ts";
+
+/** How long one evaluation may run before its worker is terminated. */
+export const EVAL_TIME_LIMIT_MS = 5_000;
+
+/** Workers kept warm (the machine this targets has two cores). */
+export const EVAL_POOL_SIZE = 2;
+
+/** A job that did not produce an outcome: stopped by the time limit or a cancellation, or crashed. */
+export interface EvalStop {
+  stopped: "timeout" | "aborted" | "crashed";
+  detail: string;
+}
+
+/** Options of an {@link EvalPool}. */
+export interface EvalPoolOptions {
+  /** Number of workers (default {@link EVAL_POOL_SIZE}). */
+  size?: number;
+  /** Per-job time limit in milliseconds (default {@link EVAL_TIME_LIMIT_MS}). */
+  timeLimitMs?: number;
+  /** Diagnostics sink (stderr in the server). */
+  log?: (message: string) => void;
+  /** The worker module (default `eval_worker.ts` beside this module). */
+  workerUrl?: URL;
+  /**
+   * Start workers with no Deno permissions. Needs `--unstable-worker-options` (without it Deno exits the
+   * process); default: only inside bxp-mcp's permission-narrowed session worker, which exists only with
+   * that flag. Elsewhere workers inherit this thread's permissions.
+   */
+  narrowPermissions?: boolean;
+}
+
+/** The name `security/sandbox.ts` gives bxp-mcp's session worker. */
+const SESSION_WORKER_NAME = "bxp-mcp-session";
+
+/** Whether this code runs in bxp-mcp's session worker (started with narrowed permissions). */
+function inSandboxedSession(): boolean {
+  const scope = globalThis as { name?: unknown; WorkerGlobalScope?: unknown };
+  return scope.WorkerGlobalScope !== undefined && scope.name === SESSION_WORKER_NAME;
+}
+
+interface Pending {
+  job: EvalJob;
+  signal: AbortSignal;
+  settle: (result: EvalOutcome | EvalStop) => void;
+}
+
+interface Running extends Pending {
+  id: number;
+  timer: ReturnType<typeof setTimeout>;
+  onAbort: () => void;
+}
+
+interface Slot {
+  worker: Worker;
+  port: MessagePort;
+  ready: boolean;
+  running: Running | null;
+}
+
+/** Workers that die before they are ready, in a row, before the pool gives up on workers. */
+const MAX_START_FAILURES = 3;
+
+/**
+ * The pool. {@link EvalPool.run} resolves with the job's outcome or an {@link EvalStop}; it never rejects.
+ *
+ * @example
+ * ```ts
+ * const pool = new EvalPool();
+ * const out = await pool.run({ kind: "eval", expr: "1 + 2", headers: null, fields: null }, AbortSignal.timeout(60_000));
+ * pool.dispose();
+ * ```
+ */
+export class EvalPool {
+  readonly #size: number;
+  readonly #timeLimitMs: number;
+  readonly #log: (message: string) => void;
+  readonly #workerUrl: URL;
+  readonly #slots: Slot[] = [];
+  readonly #queue: Pending[] = [];
+  #nextId = 1;
+  #startFailures = 0;
+  #inThread = false;
+  readonly #narrow: boolean;
+  #disposed = false;
+
+  /** Create a pool; workers start on {@link EvalPool.warm} or the first job. */
+  constructor(options: EvalPoolOptions = {}) {
+    this.#size = Math.max(1, options.size ?? EVAL_POOL_SIZE);
+    this.#timeLimitMs = options.timeLimitMs ?? EVAL_TIME_LIMIT_MS;
+    this.#log = options.log ?? (() => {});
+    this.#workerUrl = options.workerUrl ?? new URL("./eval_worker.ts", import.meta.url);
+    this.#narrow = options.narrowPermissions ?? inSandboxedSession();
+  }
+
+  /** The per-job time limit in milliseconds. */
+  get timeLimitMs(): number {
+    return this.#timeLimitMs;
+  }
+
+  /** Start the workers now, so the first call does not wait for one. */
+  warm(): void {
+    while (!this.#inThread && !this.#disposed && this.#slots.length < this.#size) {
+      const slot = this.#startSlot();
+      if (slot === null) return;
+      this.#slots.push(slot);
+    }
+  }
+
+  /** Run `job`; `signal` (the call's cancellation) terminates it. */
+  run(job: EvalJob, signal: AbortSignal): Promise<EvalOutcome | EvalStop> {
+    if (signal.aborted) return Promise.resolve({ stopped: "aborted", detail: "cancelled" });
+    this.warm();
+    if (this.#inThread || this.#disposed) return Promise.resolve(runHere(job));
+    return new Promise((settle) => {
+      const pending: Pending = { job, signal, settle };
+      const onQueuedAbort = () => {
+        const at = this.#queue.indexOf(pending);
+        if (at >= 0) this.#queue.splice(at, 1);
+        settle({ stopped: "aborted", detail: "cancelled" });
+      };
+      signal.addEventListener("abort", onQueuedAbort, { once: true });
+      pending.settle = (result) => {
+        signal.removeEventListener("abort", onQueuedAbort);
+        settle(result);
+      };
+      this.#queue.push(pending);
+      this.#pump();
+    });
+  }
+
+  /** Terminate every worker; queued and running jobs are stopped. */
+  dispose(): void {
+    this.#disposed = true;
+    for (const slot of this.#slots.splice(0)) this.#retire(slot, "aborted", "the pool was closed");
+    for (const pending of this.#queue.splice(0)) {
+      pending.settle({ stopped: "aborted", detail: "the pool was closed" });
+    }
+  }
+
+  #startSlot(): Slot | null {
+    const worker = this.#newWorker();
+    if (worker === null) {
+      this.#fallBackInThread("cannot start an evaluation worker");
+      return null;
+    }
+    const channel = new MessageChannel();
+    const slot: Slot = { worker, port: channel.port1, ready: false, running: null };
+    channel.port1.onmessage = (event) => this.#onMessage(slot, event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      this.#onWorkerError(slot, event.message);
+    };
+    worker.postMessage(channel.port2, [channel.port2]);
+    return slot;
+  }
+
+  #newWorker(): Worker | null {
+    const base: WorkerOptions = { type: "module", name: "bxp-eval" };
+    try {
+      // Deno exits the process (rather than throw) when `deno.permissions` is used without
+      // --unstable-worker-options, so it is only asked for where that flag is known to be in effect.
+      if (this.#narrow) return new Worker(this.#workerUrl, { ...base, deno: { permissions: "none" } });
+      return new Worker(this.#workerUrl, base);
+    } catch (error) {
+      this.#log(`cannot start an evaluation worker: ${describe(error)}`);
+      return null;
+    }
+  }
+
+  #onMessage(slot: Slot, data: unknown): void {
+    if (!this.#slots.includes(slot)) return;
+    if (data === "ready") {
+      slot.ready = true;
+      this.#startFailures = 0;
+      this.#pump();
+      return;
+    }
+    const message = data as { id: number; outcome?: EvalOutcome; error?: string };
+    const running = slot.running;
+    if (running === null || running.id !== message.id) return;
+    this.#finish(slot);
+    running.settle(
+      message.outcome ?? { stopped: "crashed", detail: message.error ?? "the evaluation failed" },
+    );
+    this.#pump();
+  }
+
+  #onWorkerError(slot: Slot, detail: string): void {
+    if (!this.#slots.includes(slot)) return;
+    if (!slot.ready) this.#startFailures++;
+    this.#replace(slot, "crashed", `the evaluation worker failed: ${detail}`);
+    if (this.#startFailures >= MAX_START_FAILURES) {
+      this.#fallBackInThread(`evaluation workers keep failing to start (${detail})`);
+    }
+  }
+
+  #pump(): void {
+    while (this.#queue.length > 0) {
+      const slot = this.#slots.find((s) => s.ready && s.running === null);
+      if (slot === undefined) return;
+      this.#dispatch(slot, this.#queue.shift() as Pending);
+    }
+  }
+
+  #dispatch(slot: Slot, pending: Pending): void {
+    const id = this.#nextId++;
+    const limitSeconds = this.#timeLimitMs / 1000;
+    const timer = setTimeout(
+      () => this.#replace(slot, "timeout", `stopped after its ${limitSeconds} s time limit`),
+      this.#timeLimitMs,
+    );
+    const onAbort = () => this.#replace(slot, "aborted", "cancelled");
+    slot.running = { ...pending, id, timer, onAbort };
+    pending.signal.addEventListener("abort", onAbort, { once: true });
+    slot.port.postMessage({ id, job: pending.job });
+  }
+
+  /** Stop tracking the slot's running job (its timer and abort listener). */
+  #finish(slot: Slot): void {
+    const running = slot.running;
+    if (running === null) return;
+    clearTimeout(running.timer);
+    running.signal.removeEventListener("abort", running.onAbort);
+    slot.running = null;
+  }
+
+  /** Terminate `slot`, settle its job with `stopped`, and start a fresh worker in its place. */
+  #replace(slot: Slot, stopped: EvalStop["stopped"], detail: string): void {
+    const at = this.#slots.indexOf(slot);
+    if (at < 0) return;
+    this.#retire(slot, stopped, detail);
+    const fresh = this.#disposed || this.#inThread ? null : this.#startSlot();
+    if (fresh === null) this.#slots.splice(at, 1);
+    else this.#slots[at] = fresh;
+    this.#pump();
+  }
+
+  #retire(slot: Slot, stopped: EvalStop["stopped"], detail: string): void {
+    const running = slot.running;
+    this.#finish(slot);
+    slot.port.onmessage = null;
+    slot.port.close();
+    slot.worker.terminate();
+    running?.settle({ stopped, detail });
+  }
+
+  #fallBackInThread(why: string): void {
+    if (this.#inThread) return;
+    this.#inThread = true;
+    this.#log(`${why}; evaluating on the session thread without a time limit`);
+    for (const slot of this.#slots.splice(0)) this.#retire(slot, "crashed", why);
+    for (const pending of this.#queue.splice(0)) pending.settle(runHere(pending.job));
+  }
+}
+
+/** Run a job on this thread (the fallback when no worker can start). */
+function runHere(job: EvalJob): EvalOutcome | EvalStop {
+  try {
+    return runEvalJob(job);
+  } catch (error) {
+    return { stopped: "crashed", detail: describe(error) };
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
+}
+
+let shared: EvalPool | null = null;
+
+/** The pool every registration in this thread shares (created on first use). */
+export function sharedEvalPool(log?: (message: string) => void): EvalPool {
+  shared ??= new EvalPool({ log });
+  return shared;
+}
