@@ -4,7 +4,8 @@
  * rate in process, and bxp-mcp's cold start and stdio round trips; prints a Markdown report and writes it to
  * `.bench/latest.md` (raw figures in `.bench/latest.json`). Generated inputs are cached in `.bench/data/`.
  *
- * Besides the point ids (`--list`), `--only` accepts `expr` and `mcp` for those sections alone.
+ * Besides the point ids (`--list`), `--only` accepts `expr`, `mcp` and `browser` (the playground in headless
+ * Chromium, see `bench/browser.ts`; not part of `--quick`) for those sections alone.
  * Progress goes to stderr; the report goes to stdout.
  * @module
  */
@@ -23,6 +24,7 @@ import {
   removeQuietly,
 } from "./bench/files.ts";
 import { benchMcp, type McpResult } from "./bench/mcp.ts";
+import { benchBrowser, renderBrowserSection } from "./bench/browser.ts";
 import { hasGnuTime, type Measured, runMeasured, type RunSpec } from "./bench/measure.ts";
 import { findPeers, type Peer } from "./bench/peers.ts";
 import {
@@ -49,7 +51,7 @@ const RUN_TIMEOUT_MS = 600_000;
  * 1024 columns, which alone would break the ten-minute budget of the whole table.
  */
 const PEER_RUN_BUDGET_MS = 120_000;
-const SPECIAL_SECTIONS = ["expr", "mcp"];
+const SPECIAL_SECTIONS = ["expr", "mcp", "browser"];
 
 function progress(message: string): void {
   console.error(`[bench] ${message}`);
@@ -321,6 +323,9 @@ async function main(): Promise<void> {
     exprRates = measureExpressionRates({ rows: 20_000, cols: 16, minMs: values.quick ? 500 : 1500 });
   }
   const mcp = selected("mcp") ? await runMcpSection(denoJson) : null;
+  const browser = selected("browser") && (only !== undefined || !values.quick)
+    ? await benchBrowser({ root: ROOT, benchDir: BENCH_DIR, denoJson, progress })
+    : null;
 
   const run: BenchRun = {
     startedAt,
@@ -336,11 +341,11 @@ async function main(): Promise<void> {
       ? "GNU time (`/usr/bin/time -v`)"
       : "polling /proc/<pid>/status VmHWM",
   };
-  const report = renderReport(run);
+  const report = renderReport(run) + (browser === null ? "" : renderBrowserSection(browser));
   await Deno.writeTextFile(`${BENCH_DIR}/latest.md`, report);
   await Deno.writeTextFile(
     `${BENCH_DIR}/latest.json`,
-    JSON.stringify({ ...run, goals: checkGoals(run) }, null, 2),
+    JSON.stringify({ ...run, browser, goals: checkGoals(run) }, null, 2),
   );
   console.log(report);
   progress(`done in ${run.totalSeconds.toFixed(0)} s; report in .bench/latest.md`);

@@ -191,7 +191,8 @@ export class PlaygroundCore {
       const plan = plans.get(template)!;
       const file = baseName(path);
       try {
-        const read = await readFileRecords(fs, plan, path, file, { limit: rowLimit });
+        // The run's trace already counted the records: list the first ones without a second full parse.
+        const read = await readFileRecords(fs, plan, path, file, { limit: rowLimit, countAll: run.aborted });
         const counts: InputTable["counts"] = {
           written: 0,
           rule_skip: 0,
@@ -205,6 +206,8 @@ export class PlaygroundCore {
           counts[outcomeOf(t)]++;
           if (t.errors > 0) counts.errors++;
         }
+        // After a fatal, the records the engine never reached have no trace event.
+        if (read.total !== null) counts.fatal += Math.max(0, read.total - byLocator.size);
         const rows: InputRow[] = read.records.map((r) => {
           const t = byLocator.get(r.locator);
           return {
@@ -221,7 +224,7 @@ export class PlaygroundCore {
           file,
           names: [...read.names],
           rows,
-          total: read.total,
+          total: read.total ?? byLocator.size,
           counts,
         });
       } catch (err) {

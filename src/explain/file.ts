@@ -39,9 +39,12 @@ export interface FileRecords {
   readonly dateMax: string;
   /** Records kept (the first `limit`). */
   readonly records: readonly FileRecord[];
-  /** How many data records the file has. */
-  readonly total: number;
+  /** How many data records the file has; null when the reading stopped at the limit (`countAll: false`). */
+  readonly total: number | null;
 }
+
+/** Ends a pass early once enough records are kept. */
+class Enough extends Error {}
 
 function sourceFor(fs: EngineFs, plan: TemplatePlan, path: string, filename: string): RecordSource {
   return plan.template.fileTypeIn === "json"
@@ -61,21 +64,32 @@ async function openFile(fs: EngineFs, plan: TemplatePlan, path: string, filename
   return { source, names, columns, stem, dateMin, dateMax };
 }
 
-/** The records of a file with its header and date range; keeps the first `limit` records. */
+/**
+ * The records of a file with its header and date range; keeps the first `limit` records. With
+ * `countAll: false` the reading stops there (`total` is then null), which spares a second full parse when
+ * the caller already knows the count.
+ */
 export async function readFileRecords(
   fs: EngineFs,
   plan: TemplatePlan,
   path: string,
   filename: string,
-  opts: { limit: number },
+  opts: { limit: number; countAll?: boolean },
 ): Promise<FileRecords> {
   const { source, names, columns, stem, dateMin, dateMax } = await openFile(fs, plan, path, filename);
   const records: FileRecord[] = [];
+  const countAll = opts.countAll ?? true;
   let n = 0;
-  await source.forEachRecord((fields, locator) => {
-    n++;
-    if (records.length < opts.limit) records.push({ recordNum: n, locator, fields });
-  }, () => Promise.resolve());
+  try {
+    await source.forEachRecord((fields, locator) => {
+      n++;
+      if (records.length < opts.limit) records.push({ recordNum: n, locator, fields });
+      else if (!countAll) throw new Enough();
+    }, () => Promise.resolve());
+  } catch (err) {
+    if (!(err instanceof Enough)) throw err;
+    return { names, columns, stem, dateMin, dateMax, records, total: null };
+  }
   return { names, columns, stem, dateMin, dateMax, records, total: n };
 }
 

@@ -182,3 +182,13 @@ Deno.test("explain: LOOKUP sees the pre_pass tables of the whole file", async ()
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("explain: readFileRecords can stop at its limit instead of counting the whole file", async () => {
+  const { plan, fs } = demo();
+  const some = await readFileRecords(fs, plan, DEMO_FILE, DEMO_FILE, { limit: 3, countAll: false });
+  assert.equal(some.total, null);
+  assert.deepEqual(some.records.map((r) => r.fields[1]), ["Deposit", "Deposit", "Buy"]);
+  const all = await readFileRecords(fs, plan, DEMO_FILE, DEMO_FILE, { limit: 3 });
+  assert.equal(all.total, 11);
+  assert.equal(all.records.length, 3);
+});
