@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config/model.ts";
 import { planTemplate, type TemplatePlan } from "../../src/engine/plan.ts";
 import { DenoEngineFs } from "../../src/cli/deno_fs.ts";
@@ -22,7 +23,7 @@ function planOf(text: string, id?: string): TemplatePlan {
 
 function demo() {
   const plan = planOf(Deno.readTextFileSync(new URL("bxp-cli.json", DEMO)));
-  const fs = new DenoEngineFs(new URL("data/", DEMO).pathname);
+  const fs = new DenoEngineFs(fileURLToPath(new URL("data/", DEMO)));
   return { plan, fs };
 }
 

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
+
 /** One case, loaded. */
 export interface LoadedCase {
   dir: string;
@@ -25,7 +27,7 @@ export function readCases(root: URL): LoadedCase[] {
       configText: Deno.readTextFileSync(new URL(config, src)),
       files: inputs.split(";").map((name) => ({
         name,
-        path: new URL(name, src).pathname,
+        path: fileURLToPath(new URL(name, src)),
         bytes: Deno.readFileSync(new URL(name, src)),
       })),
       expected: expected.split(";").map((name) => ({ name, bytes: Deno.readFileSync(new URL(name, src)) })),
