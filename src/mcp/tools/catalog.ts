@@ -247,7 +247,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     name: "bxp_docs",
     title: "Language and config reference",
     description: "The bxp reference as JSON: functions, keywords, operators, tokens, date tokens, " +
-      "operator precedence and the config schema (about 45 KB in full). Read it first to learn the " +
+      "operator precedence and the config schema (about 40 KB in full). Read it first to learn the " +
       "expression and config language. Narrow it with section (one of those parts) and/or name (one " +
       "function, e.g. DATE_CONVERT, or one config key, e.g. input_schema; case-insensitive). Answers " +
       "text only; the fields only bxp's GUI editor uses are left out.",
