@@ -48,9 +48,10 @@ export function combinedName(t: TemplatePlan["template"]): string {
 
 /**
  * The input files of a template in `listed` (the folder's names), in bxp's order, and the names left out
- * because this template writes them itself: a per-file output of another candidate (`.csv` -> `.clean.csv`
- * makes `a.clean.csv` from `a.csv`) or its combined output. Reading those would convert a run's own output
- * again on the next run.
+ * because they are named like this template's own outputs: a per-file output (`.csv` -> `.clean.csv` makes
+ * every `*.clean.csv` one, whether or not its source is still there) or its combined output. Reading those
+ * would convert a run's own output again on the next run. Other templates' outputs stay inputs (multi-stage
+ * configs read them on purpose).
  *
  * @example
  * ```ts ignore
@@ -62,12 +63,14 @@ export function selectInputs(
   listed: readonly string[],
 ): { inputs: string[]; ownOutputs: string[] } {
   const candidates = listed.filter((n) => n.endsWith(t.filePatternIn)).sort(compareNames);
-  const produced = new Set(candidates.map((n) => outputName(n, t.filePatternIn, t.filePatternOut)));
-  if (t.combinedOutput) produced.add(combinedName(t));
+  const combined = t.combinedOutput ? combinedName(t) : null;
   const inputs: string[] = [];
   const ownOutputs: string[] = [];
   for (const n of candidates) {
-    if (produced.has(n) && outputName(n, t.filePatternIn, t.filePatternOut) !== n) ownOutputs.push(n);
+    // An output name never equals its own input name (config validation refuses that pattern pair).
+    const ownForm = t.filePatternOut !== "" && n.endsWith(t.filePatternOut) &&
+      outputName(n, t.filePatternIn, t.filePatternOut) !== n;
+    if (ownForm || n === combined) ownOutputs.push(n);
     else inputs.push(n);
   }
   return { inputs, ownOutputs };
