@@ -91,8 +91,9 @@ export class MemoryFs implements EngineFs {
     for (let i = 0; i < bytes.length; i += CHUNK) yield bytes.subarray(i, Math.min(bytes.length, i + CHUNK));
   }
 
-  readFile(path: string): Promise<Uint8Array> {
-    return Promise.resolve(this.#need(path));
+  // deno-lint-ignore require-await
+  async readFile(path: string): Promise<Uint8Array> {
+    return this.#need(path);
   }
 
   exists(path: string): Promise<boolean> {
@@ -100,8 +101,9 @@ export class MemoryFs implements EngineFs {
     return Promise.resolve(this.#files.has(p) || this.#dirs.has(p));
   }
 
-  fileSize(path: string): Promise<number> {
-    return Promise.resolve(this.#need(path).length);
+  // deno-lint-ignore require-await
+  async fileSize(path: string): Promise<number> {
+    return this.#need(path).length;
   }
 
   createOutput(path: string, exclusive: boolean): Promise<StagedOutput | "exists"> {

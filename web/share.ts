@@ -22,9 +22,30 @@ export interface SharedState {
 /** Total input bytes a link may carry (before compression). */
 export const SHARE_INPUT_BUDGET = 96 * 1024;
 
+/** The most a link may inflate to: a crafted link must not exhaust the tab's memory. */
+export const SHARE_MAX_INFLATED = 8 * 1024 * 1024;
+
 async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
-  const out = new Blob([bytes as BlobPart]).stream().pipeThrough(stream);
-  return new Uint8Array(await new Response(out).arrayBuffer());
+  const reader = new Blob([bytes as BlobPart]).stream().pipeThrough(stream).getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > SHARE_MAX_INFLATED) {
+      await reader.cancel();
+      throw new Error(`the shared state inflates beyond ${SHARE_MAX_INFLATED} bytes`);
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 function toBase64Url(bytes: Uint8Array): string {

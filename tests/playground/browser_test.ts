@@ -68,6 +68,32 @@ async function download(page: Page, dir: string, outputPath: string, name: strin
   throw new Error(`download of ${outputPath} never arrived in ${dir}`);
 }
 
+/** Loads a config file and input files through the page's file pickers (autorun must be off). */
+async function loadThroughUi(
+  page: Page,
+  configPath: string,
+  configText: string,
+  inputs: string[],
+): Promise<void> {
+  const configInput = (await page.$("input#config-file")) as ElementHandle<HTMLInputElement>;
+  await configInput.uploadFile(configPath);
+  await page.waitForFunction(
+    // deno-lint-ignore no-explicit-any
+    (text: string) => (globalThis as any).bxpPlayground.state.config === text,
+    WAIT,
+    configText,
+  );
+  await page.click("#tabs button[data-tab=input]");
+  await page.click("#clear-files");
+  const filesInput = (await page.$("input#input-files")) as ElementHandle<HTMLInputElement>;
+  await filesInput.uploadFile(...inputs);
+  await page.waitForFunction(
+    (n: number) => document.querySelectorAll("#files li").length === n,
+    WAIT,
+    inputs.length,
+  );
+}
+
 async function shot(page: Page, s: Session, name: string): Promise<string> {
   const path = join(s.temp, `${name}.png`);
   await page.screenshot({ path });
@@ -239,6 +265,38 @@ Deno.test({
         await other.close();
       });
 
+      await t.step("a long run stays in the worker: the page keeps drawing frames meanwhile", async () => {
+        const { page } = await openPage(s);
+        await waitRun(page, 0);
+        await page.click("#autorun");
+        const dir = await Deno.makeTempDir({ dir: s.temp, prefix: "big-" });
+        const config = `{ conversion_templates: { big: {
+          data_dir: ".", file_pattern_in: ".csv", file_pattern_out: ".out",
+          input_schema: { $id: "[id]", $label: "UPPER([name]) & '-' & [id]", $double: "[amount] * 2" },
+          row_rules: [{ when: "[amount] * 1 > 10", rows: [{ $action: "'BIG'" }] }, { when: "1", rows: [] }],
+          output_schema: { id: "$id", label: "$label", double: "$double", action: "$action" },
+        } } }`;
+        await Deno.writeTextFile(join(dir, "big.json"), config);
+        const lines = ["id,name,amount"];
+        for (let i = 0; i < 150_000; i++) lines.push(`${i},name${i},${i % 50}.25`);
+        await Deno.writeTextFile(join(dir, "big.csv"), lines.join("\n") + "\n");
+        await loadThroughUi(page, join(dir, "big.json"), config, [join(dir, "big.csv")]);
+        const before = await runsFinished(page);
+        await page.click("#run");
+        // Two animation frames can only be drawn if the main thread is free while the worker converts.
+        const during = await page.evaluate(async () => {
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          return document.getElementById("status")!.dataset.state;
+        });
+        assert.equal(during, "busy", "frames were drawn while the run was still going");
+        assert.match(await waitRun(page, before), /done: 120000 row\(s\) written/);
+        assert.match(
+          await page.$eval("[data-count=rule_skip]", (e) => e.textContent ?? ""),
+          /rule_skip: 30000/,
+        );
+        await page.close();
+      });
+
       await t.step({
         name: "every CSV/JSON conformance case, loaded through the UI, downloads byte-identical",
         ignore: CONFORMANCE_DIR === null,
@@ -251,23 +309,7 @@ Deno.test({
               const cfgDir = await Deno.makeTempDir({ dir: s.temp, prefix: "cfg-" });
               const cfgPath = join(cfgDir, c.configName);
               await Deno.writeTextFile(cfgPath, c.configText);
-              const configInput = (await page.$("input#config-file")) as ElementHandle<HTMLInputElement>;
-              await configInput.uploadFile(cfgPath);
-              await page.waitForFunction(
-                // deno-lint-ignore no-explicit-any
-                (text: string) => (globalThis as any).bxpPlayground.state.config === text,
-                WAIT,
-                c.configText,
-              );
-              await page.click("#tabs button[data-tab=input]");
-              await page.click("#clear-files");
-              const filesInput = (await page.$("input#input-files")) as ElementHandle<HTMLInputElement>;
-              await filesInput.uploadFile(...c.files.map((f) => f.path));
-              await page.waitForFunction(
-                (n: number) => document.querySelectorAll("#files li").length === n,
-                WAIT,
-                c.files.length,
-              );
+              await loadThroughUi(page, cfgPath, c.configText, c.files.map((f) => f.path));
               const status = await clickRun(page);
               assert.match(status, /^done/, `${c.dir}: ${status}`);
               const outputs: { path: string; name: string }[] = await page.$$eval(
