@@ -140,8 +140,9 @@ Value options accept \`--name value\` or \`--name=value\`.
 
 Exit codes:
   0 - success
-  1 - error
+  1 - error (also: a --strict finding, --exit-on-stdin-eof seeing stdin end)
   2 - warnings
+  130 / 143 - stopped by SIGINT / SIGTERM (temporary files removed)
 `;
 }
 

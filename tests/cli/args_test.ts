@@ -55,3 +55,36 @@ Deno.test("bxp's path guard: no shell metacharacters, at most one '..'", () => {
   assert.ok(!isSafeCliPath("a$(b)"));
   assert.ok(!isSafeCliPath("foo;rm -rf /"));
 });
+
+Deno.test("--strict, --findings-file, --progress=json and --exit-on-stdin-eof land in the options", () => {
+  const req = parseCliArgs([
+    "--strict",
+    "--findings-file",
+    "f.json",
+    "--progress=json",
+    "--exit-on-stdin-eof",
+  ]);
+  assert.equal(req.kind, "run");
+  if (req.kind !== "run") return;
+  const o = req.options;
+  assert.deepEqual([o.strict, o.findingsFile, o.progressJson, o.exitOnStdinEof], [
+    true,
+    "f.json",
+    true,
+    true,
+  ]);
+  const plain = parseCliArgs([]);
+  assert.ok(plain.kind === "run" && !plain.options.strict && plain.options.findingsFile === null);
+  assert.ok(plain.kind === "run" && !plain.options.progressJson && !plain.options.exitOnStdinEof);
+  assert.deepEqual(parseCliArgs(["--progress"]), {
+    kind: "error",
+    message: "--progress value must be 'json': got ''",
+    usage: false,
+  });
+  assert.equal(parseCliArgs(["--progress=bar"]).kind, "error");
+  assert.equal(parseCliArgs(["--findings-file"]).kind, "error");
+  assert.equal(parseCliArgs(["--findings-file="]).kind, "error");
+  // Machine progress goes with the machine summary and with --quiet.
+  assert.equal(parseCliArgs(["--progress=json", "--debug=json"]).kind, "run");
+  assert.equal(parseCliArgs(["--progress=json", "--quiet"]).kind, "run");
+});
