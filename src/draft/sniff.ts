@@ -52,14 +52,21 @@ export interface SniffResult {
   /** Thousands grouping seen in numbers ("" for none). */
   thousands: "" | "," | "." | " " | "'";
   quote: QuoteMode;
-  /** 1-based physical line of the header (bxp's `csv_header_line`). */
+  /**
+   * The header's position as bxp's `csv_header_line` counts it: 1-based among the non-empty lines
+   * (bxp skips empty lines before counting).
+   */
   headerLine: number;
-  /** Physical lines before the header. */
+  /** 1-based physical line of the header in the file. */
+  headerPhysicalLine: number;
+  /** Non-empty lines before the header (what `csv_header_line` skips). */
   preambleLines: number;
   /** Records at the end of the sample that are not data (totals, notes). Only counted when the whole file was read. */
   footerLines: number;
   /** 1-based physical lines of those footer records. */
   footerLineNumbers: number[];
+  /** The first field of each footer record (what a rule can recognise them by). */
+  footerFirstFields: string[];
   columns: SniffedColumn[];
   /** The first data records (fields as read), at most `maxRecords`. */
   records: string[][];
@@ -183,8 +190,9 @@ function modalWidth(records: readonly { fields: string[] }[]): { width: number; 
 function parseWith(text: Uint8Array, delimiter: string, encoding: EncodingName): Parsed {
   const { records } = parseCsvBytes(text, { delimiter, quote: "double", encoding });
   const { width, count } = modalWidth(records);
-  // Prefer the delimiter that puts the most records at one width above 1.
-  return { delimiter, records, width, score: width > 1 ? count * 1000 + Math.min(width, 999) : 0 };
+  // Prefer the delimiter that puts the most records at one width above 1, weighted by that width (a
+  // decimal comma splits every line of a semicolon file in two, consistently, but only in two).
+  return { delimiter, records, width, score: width > 1 ? count * (width - 1) : 0 };
 }
 
 function detectQuote(text: string, delimiter: string): { quote: QuoteMode; note: string | null } {
@@ -305,9 +313,11 @@ export function sniffCsv(bytes: Uint8Array, options: SniffOptions = {}): SniffRe
     thousands: "",
     quote,
     headerLine: 1,
+    headerPhysicalLine: 1,
     preambleLines: 0,
     footerLines: 0,
     footerLineNumbers: [],
+    footerFirstFields: [],
     columns: [],
     records: [],
     dataRecords: 0,
@@ -336,8 +346,9 @@ export function sniffCsv(bytes: Uint8Array, options: SniffOptions = {}): SniffRe
     );
   }
   const header = records[headerIdx];
-  result.headerLine = header.line;
-  result.preambleLines = header.line - 1;
+  result.headerLine = headerIdx + 1;
+  result.headerPhysicalLine = header.line;
+  result.preambleLines = headerIdx;
   if (result.preambleLines > 0) {
     notes.push(`preamble: ${result.preambleLines} line(s) before the header are skipped`);
   }
@@ -354,6 +365,7 @@ export function sniffCsv(bytes: Uint8Array, options: SniffOptions = {}): SniffRe
       end--;
     }
     result.footerLineNumbers = body.slice(end).map((r) => r.line);
+    result.footerFirstFields = body.slice(end).map((r) => r.fields[0] ?? "");
     result.footerLines = result.footerLineNumbers.length;
     if (result.footerLines > 0) {
       notes.push(

@@ -13,6 +13,7 @@
  */
 
 import { FETCH_TEMPLATE } from "./fetch_template.ts";
+import { INIT } from "./init.ts";
 import { LIBRARY_RUN } from "./library_run.ts";
 import { LIST_TEMPLATES } from "./list_templates.ts";
 
@@ -37,6 +38,7 @@ export interface CliCommand {
 export const CLI_COMMANDS: readonly CliCommand[] = [
   LIST_TEMPLATES,
   FETCH_TEMPLATE,
+  INIT,
   LIBRARY_RUN,
 ];
 
