@@ -19,6 +19,7 @@ import type {
 } from "./protocol.ts";
 import type { RecordExplanation } from "../src/explain/mod.ts";
 import { decodeState, encodeState } from "./share.ts";
+import { previewRows } from "./csv_preview.ts";
 
 /** Input records listed per file (the counts always cover the whole file). */
 const ROW_LIMIT = 2000;
@@ -241,7 +242,23 @@ function renderOutputs(): void {
   const files = run.outputs.map((o) => {
     const text = new TextDecoder().decode(o.bytes.subarray(0, 200_000));
     const lines = text.split("\n");
-    const preview = lines.slice(0, 200).join("\n") + (lines.length > 200 ? "\n…" : "");
+    const raw = lines.slice(0, 200).join("\n") + (lines.length > 200 ? "\n…" : "");
+    const isJson = /^\s*[[{]/.test(text);
+    const rows = isJson ? [] : previewRows(text, 201);
+    const preview = isJson ? el("pre", {}, raw) : el(
+      "div",
+      { class: "table-wrap" },
+      el(
+        "table",
+        { class: "data" },
+        el("thead", {}, el("tr", {}, ...(rows[0] ?? []).map((h) => el("th", {}, h)))),
+        el("tbody", {}, ...rows.slice(1).map((r) => el("tr", {}, ...r.map((v) => el("td", {}, v))))),
+      ),
+      rows.length > 200 || o.bytes.length > 200_000
+        ? el("p", { class: "hint" }, "Showing the first 200 rows.")
+        : "",
+      el("details", {}, el("summary", {}, "raw text"), el("pre", {}, raw)),
+    );
     const download = el("button", { "data-download": o.path }, `Download ${o.name}`);
     download.onclick = () => {
       const url = URL.createObjectURL(new Blob([o.bytes as BlobPart], { type: "application/octet-stream" }));
@@ -255,7 +272,7 @@ function renderOutputs(): void {
       "section",
       { class: "output", "data-path": o.path },
       el("h3", {}, el("code", {}, o.path), ` ${o.bytes.length.toLocaleString()} bytes `, download),
-      el("pre", {}, preview),
+      preview,
     );
   });
   host.replaceChildren(

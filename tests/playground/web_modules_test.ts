@@ -9,6 +9,7 @@ import { MemoryFs, normalize } from "../../web/memory_fs.ts";
 import { decodeState, encodeState, SHARE_INPUT_BUDGET } from "../../web/share.ts";
 import { charIndexOfByte, placeDiagnostics } from "../../web/diagnostics_map.ts";
 import { loadConfig } from "../../src/config/model.ts";
+import { guessDelimiter, previewRows } from "../../web/csv_preview.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -111,4 +112,12 @@ Deno.test("diagnostics: syntax errors at their line, key paths at their key, exp
   assert.equal(charIndexOfByte("aé😀b", 1), 1);
   assert.equal(charIndexOfByte("aé😀b", 3), 2);
   assert.equal(charIndexOfByte("aé😀b", 7), 4);
+});
+
+Deno.test("csv preview: delimiter guess, quotes, doubled quotes, CRLF and the row limit", () => {
+  assert.equal(guessDelimiter("a;b;c\n1,2;3\n"), ";");
+  assert.equal(guessDelimiter('"x;y",b\n'), ",");
+  assert.deepEqual(previewRows('a,b\r\n1,"x, ""y"""\r\n2,\n', 10), [["a", "b"], ["1", 'x, "y"'], ["2", ""]]);
+  assert.deepEqual(previewRows("a\n1\n2\n3\n", 2), [["a"], ["1"]]);
+  assert.deepEqual(previewRows("a,b\n1,2", 10), [["a", "b"], ["1", "2"]]);
 });
