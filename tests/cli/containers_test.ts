@@ -116,3 +116,46 @@ Deno.test({
     }
   },
 });
+
+Deno.test("zip_input keep_path: a member that climbs under either separator stops the run; nothing is written", async () => {
+  for (const member of ["..\\..\\evil.csv", "sub/../../evil.csv", "C:/evil.csv"]) {
+    const work = await Deno.makeTempDir({ prefix: "bxp-zipslip-" });
+    try {
+      await Deno.writeFile(join(work, "x.zip"), zipSync({ [member]: new TextEncoder().encode("a\n1\n") }));
+      await Deno.writeTextFile(
+        join(work, "c.json"),
+        `{conversion_templates: {t: {data_dir: ".", zip_input: {dir_mode: "keep_path"}, file_pattern_in: ".csv",
+          file_pattern_out: ".out", input_schema: {$a: "[a]"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+          output_schema: {a: "$a"}}}}`,
+      );
+      const res = await runBxpCli(["--config", "c.json"], { cwd: work });
+      assert.equal(res.code, 1, member);
+      assert.match(res.stderr, /has an absolute or '\.\.' path; keep_path refuses it/);
+      assert.deepEqual([...Deno.readDirSync(work)].map((e) => e.name).sort(), ["c.json", "x.zip"]);
+    } finally {
+      await Deno.remove(work, { recursive: true });
+    }
+  }
+});
+
+Deno.test("zip_input keep_path with path_separator '\\\\' is refused before anything is unpacked", async () => {
+  const work = await Deno.makeTempDir({ prefix: "bxp-zipsep-" });
+  try {
+    await Deno.writeFile(join(work, "x.zip"), zipSync({ "a/b.csv": new TextEncoder().encode("a\n1\n") }));
+    await Deno.writeTextFile(
+      join(work, "c.json"),
+      `{conversion_templates: {t: {data_dir: ".", zip_input: {dir_mode: "keep_path", path_separator: "\\\\"},
+        file_pattern_in: ".csv", file_pattern_out: ".out", input_schema: {$a: "[a]"},
+        row_rules: [{when: "1 = 1", rows: [{}]}], output_schema: {a: "$a"}}}}`,
+    );
+    const res = await runBxpCli(["--config", "c.json"], { cwd: work });
+    assert.equal(res.code, 1);
+    assert.match(
+      res.stderr,
+      /config error: template 't': zip_input\.path_separator '\\\\' contains a path separator/,
+    );
+    assert.deepEqual([...Deno.readDirSync(work)].map((e) => e.name).sort(), ["c.json", "x.zip"]);
+  } finally {
+    await Deno.remove(work, { recursive: true });
+  }
+});
