@@ -89,10 +89,10 @@ Deno.test("without --strict: findings are listed in the summary and the findings
       byCode.get("unknown_column")!.message,
       /\[Missing\] in input_schema\.\$ghost matches no column/,
     );
-    assert.match(res.text, /  finding \(zero_rows\): template 't2': 'b\.dat' has 3 record/);
+    assert.match(res.text, / {2}finding \(zero_rows\): template 't2': 'b\.dat' has 3 record/);
     assert.match(
       res.text,
-      /read 1 file, 3 records in, 0 rows written\n  filtered: 3 no_rule_match, 0 rule_skip/,
+      /read 1 file, 3 records in, 0 rows written\n {2}filtered: 3 no_rule_match, 0 rule_skip/,
     );
     // '' by design: the blank column is never a finding.
     assert.ok(!doc.findings.some((f) => f.column === "blank"));
