@@ -201,7 +201,7 @@ Deno.test({
         await page.close();
       });
 
-      await t.step("completion offers registry functions inside an expression", async () => {
+      await t.step("completion and hover docs come from the function registry", async () => {
         const { page } = await openPage(s);
         await waitRun(page, 0);
         await page.click("#autorun");
@@ -220,6 +220,20 @@ Deno.test({
         await page.waitForSelector(".cm-tooltip-autocomplete", WAIT);
         const options = await page.$$eval(".cm-completionLabel", (e) => e.map((x) => x.textContent));
         assert.ok(options.includes("DATE_CONVERT"), JSON.stringify(options));
+        await page.keyboard.press("Escape");
+
+        // Hover docs: the mouse over a function name inside an expression shows its signature.
+        const where = await page.evaluate(() => {
+          // deno-lint-ignore no-explicit-any
+          const view = (globalThis as any).bxpPlayground.editor();
+          const pos = view.state.doc.toString().indexOf("REMAP(") + 2;
+          view.dispatch({ scrollIntoView: true, selection: { anchor: pos } });
+          const c = view.coordsAtPos(pos);
+          return { x: c.left + 2, y: (c.top + c.bottom) / 2 };
+        });
+        await page.mouse.move(where.x, where.y);
+        await page.waitForSelector(".cm-tooltip-hover .cm-doc", WAIT);
+        assert.match(await page.$eval(".cm-tooltip-hover .cm-doc", (e) => e.textContent ?? ""), /^REMAP\(/);
         await page.close();
       });
 
@@ -337,6 +351,10 @@ Deno.test({
       });
     } finally {
       await s.close();
+      // Keep only the screenshots.
+      for await (const e of Deno.readDir(s.temp)) {
+        if (e.isDirectory) await Deno.remove(join(s.temp, e.name), { recursive: true });
+      }
       console.log(`playground screenshots:\n  ${shots.join("\n  ")}`);
     }
   },
