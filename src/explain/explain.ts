@@ -20,7 +20,7 @@
 import { ExprError, type LookupTables } from "../lang/mod.ts";
 import type { CompiledExpr, EvalContext } from "../lang/mod.ts";
 import { newEvalContext } from "../engine/context.ts";
-import { outsideRange } from "../engine/date_range.ts";
+import { outsideRange, UncomparableDateError } from "../engine/date_range.ts";
 import type { TemplatePlan } from "../engine/plan.ts";
 import { RowEvaluator } from "../engine/row_eval.ts";
 import type { RowWriter, TraceSink } from "../engine/sinks.ts";
@@ -171,7 +171,7 @@ function engineVerdict(input: ExplainInput, ctx: EvalContext): EngineVerdict {
   try {
     rows.evalRecord(input.fields, 0, input.recordNum);
   } catch (err) {
-    if (err instanceof ExprError || !(err instanceof Error)) throw err;
+    if (!(err instanceof UncomparableDateError)) throw err;
     verdict.fatal = err.message;
   }
   return verdict;

@@ -193,3 +193,48 @@ Deno.test("explain: readFileRecords can stop at its limit instead of counting th
   assert.equal(all.total, 11);
   assert.equal(all.records.length, 3);
 });
+
+const OVERRIDDEN_DATE = `{
+  conversion_templates: {
+    t: {
+      data_dir: ".", file_pattern_in: ".csv", file_pattern_out: ".out", date_filter_from_filename: true,
+      input_schema: { $date: "[d]" },
+      row_rules: [{ when: "1", rows: [{ $action: "'A'" }, { $action: "'B'", $date: "[d2]" }] }],
+      output_schema: { date: "$date", action: "$action" },
+    },
+  },
+}`;
+
+Deno.test("explain: with $date overridden the filter judges each output row after the rules", () => {
+  const plan = planOf(OVERRIDDEN_DATE);
+  const base = { plan, columnNames: ["d", "d2"], recordNum: 1, dateMin: "2024-01-01", dateMax: "2024-12-31" };
+  const half = explainRecord({ ...base, fields: ["2024-05-01", "2025-02-01"] });
+  assert.equal(half.outcome, "written");
+  assert.equal(half.droppedBeforeRules, false);
+  assert.deepEqual(half.rows.map((r) => r.outcome), ["written", "date_filtered"]);
+  assert.deepEqual(half.written, [["2024-05-01", "A"]]);
+
+  const none = explainRecord({ ...base, fields: ["2023-05-01", "2025-02-01"] });
+  assert.equal(none.outcome, "date_filtered");
+  assert.equal(none.droppedBeforeRules, false, "the rules ran: the overrides decided");
+  assert.ok(none.rules[0].reached);
+});
+
+Deno.test("explain: a $date the live filter cannot compare is the run's fatal, named as such", () => {
+  const plan = planOf(OVERRIDDEN_DATE);
+  const ex = explainRecord({
+    plan,
+    columnNames: ["d", "d2"],
+    fields: ["", "2024-01-01"],
+    recordNum: 4,
+    stem: "x_2024-01-01_2024-12-31",
+    dateMin: "2024-01-01",
+    dateMax: "2024-12-31",
+  });
+  assert.equal(ex.outcome, "fatal");
+  assert.match(
+    ex.reason,
+    /the run stops here: .*record 4: date_filter_from_filename is on, but \$date is ''/,
+  );
+  assert.deepEqual(ex.written, []);
+});
