@@ -11,50 +11,193 @@
  * @module
  */
 
-import { emitJson, type OutValue } from "../config/emit.ts";
 import {
   type CallTrace,
   compileExpression,
   emptyContext,
   type EvalContext,
   ExprError,
+  lastEvaluationWork,
   type LookupTables,
+  MAX_EVAL_WORK,
   validateExpression,
 } from "../lang/mod.ts";
 
-const str = (v: string): OutValue => ({ t: "string", v });
-const int = (n: number): OutValue => ({ t: "number", text: String(n) });
-const obj = (entries: [string, OutValue][]): OutValue => ({ t: "object", entries });
+/**
+ * Per-request budget of {@link evalBatch}: the values of one request may add up to at most this many
+ * characters (16 Mi, the size of the largest message bxp-mcp reads). Expressions past it answer
+ * `ResultTooLarge` unevaluated, so a few thousand small expressions cannot add up to gigabytes.
+ */
+export const MAX_BATCH_RESULT_CHARS = 16 * 1024 * 1024;
+
+/** Per-request work budget of {@link evalBatch}: two evaluations' worth (256 Mi units). */
+export const MAX_BATCH_WORK = 2 * MAX_EVAL_WORK;
+
+/** Longest trace {@link evalTrace} writes, in characters of NDJSON (16 Mi). */
+export const MAX_TRACE_CHARS = 16 * 1024 * 1024;
+
+// JSON text is written here directly rather than through a generic tree: a value may be millions of
+// characters, and escaping it through a regular expression keeps it one flat string. The escapes are
+// std.json's (only `"`, `\` and U+0000..U+001F), as bxp writes them.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+const ESCAPES = /["\\\u0000-\u001f]/g;
+
+function escapeChar(ch: string): string {
+  switch (ch) {
+    case '"':
+      return '\\"';
+    case "\\":
+      return "\\\\";
+    case "\n":
+      return "\\n";
+    case "\r":
+      return "\\r";
+    case "\t":
+      return "\\t";
+    case "\b":
+      return "\\b";
+    case "\f":
+      return "\\f";
+    default:
+      return "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0");
+  }
+}
+
+/** A JSON string literal with std.json's escaping. */
+function jsonString(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? `"${s.replace(ESCAPES, escapeChar)}"` : `"${s}"`;
+}
+
+const okValue = (value: string): string => `{"ok":true,"value":${jsonString(value)}}`;
 
 /** An unexpected exception becomes an expression error rather than a stack trace. */
 function asExprError(err: unknown): ExprError {
   if (err instanceof ExprError) return err;
+  if (err instanceof RangeError) {
+    // V8's own ceiling on string length or stack depth: the input is too large, not the program wrong.
+    return new ExprError("ResultTooLarge", `evaluation ran out of room: ${err.message}`);
+  }
   const message = err instanceof Error ? err.message : String(err);
   return new ExprError("InternalError", message);
 }
 
-/** `{ok:false, error, detail, off?, len?}` entries (off/len only when the span is pinned). */
-function errorEntries(e: ExprError): [string, OutValue][] {
-  const entries: [string, OutValue][] = [["ok", { t: "bool", v: false }], ["error", str(e.error)], [
-    "detail",
-    str(e.detail),
-  ]];
-  if (e.len > 0) entries.push(["off", int(e.off)], ["len", int(e.len)]);
-  return entries;
+/** `"error":..,"detail":..[,"off":..,"len":..]` (off/len only when the span is pinned). */
+function errorMembers(e: ExprError): string {
+  let out = `"error":${jsonString(e.error)},"detail":${jsonString(e.detail)}`;
+  if (e.len > 0) out += `,"off":${e.off},"len":${e.len}`;
+  return out;
 }
 
-/** Row context from header names and field values (a later duplicate header wins, as in bxp). */
+/** `{ok:false, error, detail, off?, len?}`. */
+const errorObject = (e: ExprError): string => `{"ok":false,${errorMembers(e)}}`;
+
+/** bxp's `Context.field()`: a field value read by an expression loses its surrounding ASCII spaces. */
+function trimSpaces(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && s.charCodeAt(start) === 32) start++;
+  while (end > start && s.charCodeAt(end - 1) === 32) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
+/**
+ * Row context from header names and field values (a later duplicate header wins, as in bxp). Field
+ * values are trimmed of ASCII spaces, as bxp reads them; header names are taken as given.
+ */
 function rowContext(
   headers: readonly string[] | null | undefined,
   fields: readonly string[] | null | undefined,
-) {
+): EvalContext {
   const columns = new Map<string, number>();
   (headers ?? []).forEach((h, i) => columns.set(h, i));
-  return { ...emptyContext(), columns, fields: [...(fields ?? [])] };
+  return { ...emptyContext(), columns, fields: (fields ?? []).map(trimSpaces) };
 }
 
 function evaluate(src: string, ctx: EvalContext): string {
   return compileExpression(src).evaluate(ctx);
+}
+
+/**
+ * Named maps and pre_pass tables an evaluation may read, in {@link evalBatch}'s request shapes:
+ * `maps` is `{name: {key: value}}`, `lookups` is flat `{"block\u0000key\u0000field": value}`, and
+ * `single_prepass_name` names the block a 2-argument LOOKUP reads. Every member is optional; each is
+ * checked as the batch request's is (the values come from a model: treat them as hostile).
+ */
+export interface EvalOptions {
+  maps?: unknown;
+  lookups?: unknown;
+  single_prepass_name?: unknown;
+}
+
+/** What {@link evalTables} makes of {@link EvalOptions}. */
+export interface EvalTables {
+  maps: Map<string, Map<string, string>>;
+  lookups: LookupTables | null;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Check and convert {@link EvalOptions}: the tables, or bxp's message for the first malformed member
+ * (`"maps must be a JSON object"`, `"lookups values must be strings"`, ...).
+ *
+ * @example
+ * ```ts
+ * evalTables({ maps: { m: { BTC: "BTC-EUR" } } }); // { maps: Map { "m" => Map {...} }, lookups: null }
+ * evalTables({ maps: [] }); // "maps must be a JSON object"
+ * ```
+ */
+export function evalTables(options: EvalOptions | null | undefined): EvalTables | string {
+  const maps = new Map<string, Map<string, string>>();
+  let lookups: LookupTables | null = null;
+  if (options === null || options === undefined) return { maps, lookups };
+  if (options.maps !== undefined) {
+    if (!isObject(options.maps)) return "maps must be a JSON object";
+    for (const [name, entries] of Object.entries(options.maps)) {
+      if (!isObject(entries)) return "maps entries must be JSON objects";
+      const map = new Map<string, string>();
+      for (const [k, v] of Object.entries(entries)) {
+        if (typeof v !== "string") return "map values must be strings";
+        map.set(k, v);
+      }
+      maps.set(name, map);
+    }
+  }
+  if (options.lookups !== undefined) {
+    if (!isObject(options.lookups)) return "lookups must be a JSON object";
+    for (const [flat, value] of Object.entries(options.lookups)) {
+      if (typeof value !== "string") return "lookups values must be strings";
+      const [block, key = "", field = ""] = flat.split("\0");
+      lookups ??= new Map();
+      const byKey = lookups.get(block) ?? new Map<string, Map<string, string>>();
+      lookups.set(block, byKey);
+      const byField = byKey.get(key) ?? new Map<string, string>();
+      byKey.set(key, byField);
+      byField.set(field, value);
+    }
+  }
+  if (options.single_prepass_name !== undefined) {
+    const single = options.single_prepass_name;
+    if (single !== null && typeof single !== "string") return "single_prepass_name must be a string";
+    // 2-arg LOOKUP reads the legacy `_default` block; point it at the template's only block.
+    if (typeof single === "string" && single !== "" && lookups?.has(single) && !lookups.has("_default")) {
+      lookups.set("_default", lookups.get(single) as Map<string, Map<string, string>>);
+    }
+  }
+  return { maps, lookups };
+}
+
+/** The row context plus checked tables; throws a `TypeError` with bxp's wording for bad options. */
+function fullContext(
+  headers: readonly string[] | null | undefined,
+  fields: readonly string[] | null | undefined,
+  options: EvalOptions | null | undefined,
+): EvalContext {
+  const tables = evalTables(options);
+  if (typeof tables === "string") throw new TypeError(tables);
+  return { ...rowContext(headers, fields), maps: tables.maps, lookups: tables.lookups };
 }
 
 /**
@@ -68,23 +211,27 @@ export function validateExprJson(src: string): string {
   } catch (err) {
     e = asExprError(err);
   }
-  return emitJson(obj(e ? errorEntries(e) : [["ok", { t: "bool", v: true }]]), 0);
+  return e ? errorObject(e) : '{"ok":true}';
 }
 
 /**
  * Evaluate one expression against an optional row: `{"ok":true,"value":"..."}` or the error shape.
- * Column references resolve to "" when no row is given.
+ * Column references resolve to "" when no row is given. `options` adds named maps and pre_pass tables
+ * (REMAP, REPLACE, LOOKUP), exactly as {@link evalBatch} reads them.
+ *
+ * @throws TypeError with bxp's message when `options` is malformed (e.g. "maps must be a JSON object").
  */
 export function evalExpr(
   src: string,
   headers?: readonly string[] | null,
   fields?: readonly string[] | null,
+  options?: EvalOptions | null,
 ): string {
+  const ctx = fullContext(headers, fields, options);
   try {
-    const value = evaluate(src, rowContext(headers, fields));
-    return emitJson(obj([["ok", { t: "bool", v: true }], ["value", str(value)]]), 0);
+    return okValue(evaluate(src, ctx));
   } catch (err) {
-    return emitJson(obj(errorEntries(asExprError(err))), 0);
+    return errorObject(asExprError(err));
   }
 }
 
@@ -98,38 +245,47 @@ export interface TraceResult {
 }
 
 function traceLine(rec: CallTrace): string {
-  return emitJson(
-    obj([["fn", str(rec.fn)], ["src_start", int(rec.src_start)], ["src_end", int(rec.src_end)], [
-      "value",
-      str(rec.value),
-    ]]),
-    0,
-  );
+  return `{"fn":${jsonString(rec.fn)},"src_start":${rec.src_start},"src_end":${rec.src_end},` +
+    `"value":${jsonString(rec.value)}}\n`;
 }
 
 /**
  * Evaluate with a per-call trace. Lines already traced survive a mid-expression error; the error sentinel
- * is returned separately so the caller can route it.
+ * is returned separately so the caller can route it. `options` as for {@link evalExpr}. The trace is
+ * capped at {@link MAX_TRACE_CHARS}: past it the evaluation stops with `ResultTooLarge`.
+ *
+ * @throws TypeError with bxp's message when `options` is malformed.
  */
 export function evalTrace(
   src: string,
   headers?: readonly string[] | null,
   fields?: readonly string[] | null,
+  options?: EvalOptions | null,
 ): TraceResult {
   const lines: string[] = [];
-  const ctx = {
-    ...rowContext(headers, fields),
-    trace: (rec: CallTrace) => lines.push(traceLine(rec) + "\n"),
+  let size = 0;
+  const ctx: EvalContext = {
+    ...fullContext(headers, fields, options),
+    trace: (rec: CallTrace) => {
+      const line = traceLine(rec);
+      size += line.length;
+      if (size > MAX_TRACE_CHARS) {
+        throw new ExprError(
+          "ResultTooLarge",
+          `the trace would exceed ${MAX_TRACE_CHARS} characters (16 Mi); trace a smaller part of the expression`,
+        );
+      }
+      lines.push(line);
+    },
   };
   try {
     const value = evaluate(src, ctx);
-    lines.push(emitJson(obj([["t", str("final")], ["value", str(value)]]), 0) + "\n");
+    lines.push(`{"t":"final","value":${jsonString(value)}}\n`);
     return { lines: lines.join(""), errorJson: null, exitCode: 0 };
   } catch (err) {
-    const entries = errorEntries(asExprError(err)).filter(([k]) => k !== "ok");
     return {
       lines: lines.join(""),
-      errorJson: emitJson(obj([["t", str("error")], ...entries]), 0),
+      errorJson: `{"t":"error",${errorMembers(asExprError(err))}}`,
       exitCode: 1,
     };
   }
@@ -142,17 +298,14 @@ export interface BatchResult {
   exitCode: 0 | 1;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 const batchError = (message: string): BatchResult => ({ json: "", errorMessage: message, exitCode: 1 });
 
 /**
  * Evaluate many expressions against one row. `request` is the parsed
  * `{headers, fields, exprs, maps?, lookups?, single_prepass_name?}` object; lookups are flat
  * `"block\u0000key\u0000field": value` entries. Ragged rows are fine: extra fields are ignored, missing
- * ones read as "".
+ * ones read as "". One request may spend at most {@link MAX_BATCH_RESULT_CHARS} characters of values
+ * and {@link MAX_BATCH_WORK} units of work; expressions past either answer an error unevaluated.
  */
 export function evalBatch(request: unknown): BatchResult {
   if (!isObject(request)) return batchError("eval_batch request must be a JSON object");
@@ -165,62 +318,59 @@ export function evalBatch(request: unknown): BatchResult {
   }
   if (!headers.every((h) => typeof h === "string")) return batchError("headers entries must be strings");
   if (!fields.every((f) => typeof f === "string")) return batchError("fields entries must be strings");
+  const options: EvalOptions = {};
+  if ("maps" in request) options.maps = request.maps;
+  if ("lookups" in request) options.lookups = request.lookups;
+  if ("single_prepass_name" in request) options.single_prepass_name = request.single_prepass_name;
+  const tables = evalTables(options);
+  if (typeof tables === "string") return batchError(tables);
 
-  const maps = new Map<string, Map<string, string>>();
-  if ("maps" in request) {
-    if (!isObject(request.maps)) return batchError("maps must be a JSON object");
-    for (const [name, entries] of Object.entries(request.maps)) {
-      if (!isObject(entries)) return batchError("maps entries must be JSON objects");
-      const map = new Map<string, string>();
-      for (const [k, v] of Object.entries(entries)) {
-        if (typeof v !== "string") return batchError("map values must be strings");
-        map.set(k, v);
-      }
-      maps.set(name, map);
-    }
-  }
-
-  let lookups: LookupTables | null = null;
-  if ("lookups" in request) {
-    if (!isObject(request.lookups)) return batchError("lookups must be a JSON object");
-    for (const [flat, value] of Object.entries(request.lookups)) {
-      if (typeof value !== "string") return batchError("lookups values must be strings");
-      const [block, key = "", field = ""] = flat.split("\0");
-      lookups ??= new Map();
-      const byKey = lookups.get(block) ?? new Map<string, Map<string, string>>();
-      lookups.set(block, byKey);
-      const byField = byKey.get(key) ?? new Map<string, string>();
-      byKey.set(key, byField);
-      byField.set(field, value);
-    }
-  }
-
-  if ("single_prepass_name" in request) {
-    const single = request.single_prepass_name;
-    if (single !== null && typeof single !== "string") {
-      return batchError("single_prepass_name must be a string");
-    }
-    // 2-arg LOOKUP reads the legacy `_default` block; point it at the template's only block.
-    if (typeof single === "string" && single !== "" && lookups?.has(single) && !lookups.has("_default")) {
-      lookups.set("_default", lookups.get(single) as Map<string, Map<string, string>>);
-    }
-  }
-
-  const ctx: EvalContext = { ...rowContext(headers as string[], fields as string[]), maps, lookups };
-  const results: OutValue[] = exprs.map((src) => {
+  const ctx: EvalContext = {
+    ...rowContext(headers as string[], fields as string[]),
+    maps: tables.maps,
+    lookups: tables.lookups,
+  };
+  let resultChars = 0;
+  let work = 0;
+  const results: string[] = exprs.map((src) => {
     if (typeof src !== "string") {
-      return obj([["ok", { t: "bool", v: false }], ["error", str("BadInput")], [
-        "detail",
-        str("exprs entries must be strings"),
-      ]]);
+      return '{"ok":false,"error":"BadInput","detail":"exprs entries must be strings"}';
     }
+    if (work >= MAX_BATCH_WORK) return errorObject(batchWorkSpent(work));
+    if (resultChars >= MAX_BATCH_RESULT_CHARS) return errorObject(batchResultsFull(resultChars));
     try {
-      return obj([["ok", { t: "bool", v: true }], ["value", str(evaluate(src, ctx))]]);
+      const value = evaluate(src, ctx);
+      work += lastEvaluationWork();
+      if (resultChars + value.length > MAX_BATCH_RESULT_CHARS) {
+        resultChars = MAX_BATCH_RESULT_CHARS; // nothing after a refused value may slip in
+        return errorObject(batchResultsFull(resultChars, value.length));
+      }
+      resultChars += value.length;
+      return okValue(value);
     } catch (err) {
-      return obj(errorEntries(asExprError(err)));
+      work += lastEvaluationWork();
+      return errorObject(asExprError(err));
     }
   });
-  return { json: emitJson(obj([["results", { t: "array", items: results }]]), 0), exitCode: 0 };
+  return { json: `{"results":[${results.join(",")}]}`, exitCode: 0 };
+}
+
+function batchWorkSpent(work: number): ExprError {
+  return new ExprError(
+    "WorkLimitExceeded",
+    `not evaluated: earlier expressions of this eval_batch request spent ${work} work units, ` +
+      `over the request's budget of ${MAX_BATCH_WORK}; send fewer or cheaper expressions per request`,
+  );
+}
+
+function batchResultsFull(chars: number, wanted = 0): ExprError {
+  return new ExprError(
+    "ResultTooLarge",
+    (wanted > 0 ? `this value (${wanted} characters) does not fit: ` : "not evaluated: ") +
+      `the values of one eval_batch request may add up to ${MAX_BATCH_RESULT_CHARS} characters (16 Mi)` +
+      (wanted > 0 ? "" : `, and earlier expressions reached ${chars}`) +
+      "; send fewer expressions per request",
+  );
 }
 
 /**

@@ -25,6 +25,15 @@ import {
   subDecimal,
   truncToInt,
 } from "./decimal.ts";
+import {
+  charge,
+  MAX_EVAL_WORK,
+  MAX_VALUE_CHARS,
+  meter,
+  metered,
+  resultTooLarge,
+  workLimitExceeded,
+} from "./budget.ts";
 import { ExprError } from "./errors.ts";
 import { parseExpression } from "./parser.ts";
 import { arityText, findFunction, FUNCTION_NAMES } from "./registry.ts";
@@ -79,7 +88,21 @@ export function compileExpressionGeneral(src: string): CompiledExpr {
 
 function compileWith(src: string, fast: boolean): CompiledExpr {
   const ast = parseExpression(src);
-  const root: Evaluator = ast === null ? () => "" : new Builder(fast, ast).build(ast);
+  const tree: Evaluator = ast === null ? () => "" : new Builder(fast, ast).build(ast);
+  // Every evaluation gets a fresh work account (see budget.ts); the caller's is restored after.
+  const root: Evaluator = (ctx) => {
+    const savedUsed = meter.used;
+    const savedLimit = meter.limit;
+    meter.used = 0;
+    meter.limit = MAX_EVAL_WORK;
+    try {
+      return tree(ctx);
+    } finally {
+      meter.last = meter.used;
+      meter.used = savedUsed;
+      meter.limit = savedLimit;
+    }
+  };
   return {
     source: src,
     evaluate(ctx: EvalContext): string {
@@ -91,6 +114,16 @@ function compileWith(src: string, fast: boolean): CompiledExpr {
       return toBool(root(ctx));
     },
   };
+}
+
+/** Account one call's result: 1 unit, plus the length of a text result (which must fit one value). */
+function account(result: Value, off: number, len: number, name: string): void {
+  if (typeof result === "string") {
+    if (result.length > MAX_VALUE_CHARS) throw resultTooLarge(name, result.length, off, len);
+    charge(result.length + 1, off, len);
+  } else {
+    charge(1, off, len);
+  }
 }
 
 /** Give an unpinned error the span of `node`, adding the column name when known. */
@@ -167,6 +200,8 @@ const FOLD_CONTEXT = emptyContext();
 class Builder {
   /** Nodes whose value cannot depend on the record, the context or chance (fast builds only). */
   readonly #pure = new Set<Node>();
+  /** Work spent evaluating constant sub-expressions while compiling (capped at one evaluation's). */
+  #foldWork = 0;
 
   constructor(readonly fast: boolean, root: Node) {
     if (fast) this.#markPure(root);
@@ -191,7 +226,7 @@ class Builder {
       case "number":
         return buildNumber(node.text, node);
       case "field":
-        return buildField(node.name);
+        return buildField(node.name, node);
       case "negate": {
         const operand = this.build(node.operand);
         const count = node.count;
@@ -267,10 +302,13 @@ class Builder {
    * Folded calls still trace: with a trace sink the general evaluator runs as before.
    */
   #fold(node: Node): Evaluator | null {
+    // Folding shares one work account per compilation, so nested folds that keep failing (each
+    // retrying its subtree) cannot multiply the work: once it is spent, nothing more is folded.
+    if (this.#foldWork >= MAX_EVAL_WORK) return null;
     const general = new Builder(false, node).build(node);
     let value: Value;
     try {
-      value = general(FOLD_CONTEXT);
+      value = this.#foldEval(general);
     } catch {
       return null;
     }
@@ -278,11 +316,24 @@ class Builder {
     return (ctx) => ctx.trace === null ? value : general(ctx);
   }
 
+  /** Evaluate a constant sub-expression at compile time, on the compilation's fold account. */
+  #foldEval(general: Evaluator): Value {
+    const limit = MAX_EVAL_WORK - this.#foldWork;
+    const savedLast = meter.last;
+    try {
+      return metered(limit, () => general(FOLD_CONTEXT)).value;
+    } finally {
+      this.#foldWork += meter.last;
+      meter.last = savedLast;
+    }
+  }
+
   /** The value of `node` when it is known at compile time and evaluating it has no visible effect. */
   constantOf(node: Node): Value | undefined {
     if (!this.fast || !this.#pure.has(node) || containsCall(node)) return undefined;
+    if (this.#foldWork >= MAX_EVAL_WORK) return undefined;
     try {
-      return new Builder(false, node).build(node)(FOLD_CONTEXT);
+      return this.#foldEval(new Builder(false, node).build(node));
     } catch {
       return undefined;
     }
@@ -309,7 +360,15 @@ class Builder {
       case "cat":
         return (ctx) => {
           let out = valueToString(evals[0](ctx));
-          for (let i = 1; i <= count; i++) out += valueToString(evals[i](ctx));
+          for (let i = 1; i <= count; i++) {
+            const part = valueToString(evals[i](ctx));
+            // Checked before joining: V8 joins lazily, but a joined text is later flattened whole.
+            if (out.length + part.length > MAX_VALUE_CHARS) {
+              throw resultTooLarge("'&'", out.length + part.length, node.off, node.len);
+            }
+            out += part;
+          }
+          charge(out.length, node.off, node.len);
           return out;
         };
       case "cmp":
@@ -413,6 +472,7 @@ class Builder {
       const lazy = spec.lazy;
       return (ctx) => {
         const result = lazy(argEvals, ctx);
+        account(result, srcStart, node.len, name);
         if (ctx.trace !== null) trace(ctx, result);
         return result;
       };
@@ -432,6 +492,7 @@ class Builder {
         } catch (e) {
           throw pin(e, srcStart, node.len);
         }
+        account(result, srcStart, node.len, name);
         if (ctx.trace !== null) trace(ctx, result);
         return result;
       };
@@ -449,6 +510,7 @@ class Builder {
       } catch (e) {
         throw pin(e, srcStart, node.len);
       }
+      account(result, srcStart, node.len, name);
       if (ctx.trace !== null) trace(ctx, result);
       return result;
     };
@@ -489,7 +551,7 @@ function buildNumber(text: string, node: Node): Evaluator {
   throw new ExprError("MalformedNumber", `malformed number literal: "${text}"`, node.off, node.len);
 }
 
-function buildField(name: string): Evaluator {
+function buildField(name: string, node: Node): Evaluator {
   // One compiled expression serves many files; re-resolve the index only when the header map changes.
   let columns: ReadonlyMap<string, number> | null = null;
   let index = -1;
@@ -500,6 +562,8 @@ function buildField(name: string): Evaluator {
     }
     if (index < 0) return "";
     const raw = ctx.fields[index] ?? "";
+    // A read costs its length: functions scan what they are given, so this bounds scanning work.
+    if ((meter.used += raw.length) > meter.limit) throw workLimitExceeded(node.off, node.len);
     return ctx.decimalSeparator === "." ? raw : normalizeDecimalSeparator(raw, ctx.decimalSeparator);
   };
 }

@@ -38,7 +38,9 @@ export type ExprErrorName =
   | "MalformedNumber"
   | "StringComparisonUnsupported"
   | "LookupRequiresName"
-  | "BadInput";
+  | "BadInput"
+  | "ResultTooLarge"
+  | "WorkLimitExceeded";
 
 /**
  * A failure while parsing, checking or evaluating an expression.

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { charge, MAX_VALUE_CHARS, resultTooLarge } from "../budget.ts";
 import { ExprError } from "../errors.ts";
 import type { EagerImpl } from "../spec.ts";
 import { requireString } from "./shared.ts";
@@ -21,8 +22,15 @@ export const remapImpl: EagerImpl = (args, ctx) => {
   return s;
 };
 
+/** `ResultTooLarge` unless a text of `chars` characters fits one value. */
+function fits(chars: number): void {
+  if (chars > MAX_VALUE_CHARS) throw resultTooLarge("REPLACE", chars);
+}
+
 /** One left-to-right pass: at each position the first pair whose non-empty `from` matches wins. */
 function replaceScan(s: string, froms: readonly string[], tos: readonly string[]): string {
+  // The scan tries every search text at every position: that is its cost, paid before scanning.
+  charge(s.length * froms.length);
   let out = "";
   let i = 0;
   let copied = 0;
@@ -30,6 +38,8 @@ function replaceScan(s: string, froms: readonly string[], tos: readonly string[]
     for (let k = 0; k < froms.length; k++) {
       const from = froms[k];
       if (from.length > 0 && s.startsWith(from, i)) {
+        // Grown text is checked as it grows, so a multiplying REPLACE stops at the limit.
+        fits(out.length + (i - copied) + tos[k].length + (s.length - i - from.length));
         out += s.slice(copied, i) + tos[k];
         i += from.length;
         copied = i;
@@ -48,6 +58,7 @@ function replaceAllText(s: string, from: string, to: string): string {
   let out = "";
   let copied = 0;
   while (at >= 0) {
+    fits(out.length + (at - copied) + to.length + (s.length - at - from.length));
     out += s.slice(copied, at) + to;
     copied = at + from.length;
     at = s.indexOf(from, copied);
