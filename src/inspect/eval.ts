@@ -39,7 +39,9 @@ export const MAX_TRACE_CHARS = 16 * 1024 * 1024;
 // JSON text is written here directly rather than through a generic tree: a value may be millions of
 // characters, and escaping it through a regular expression keeps it one flat string. The escapes are
 // std.json's (only `"`, `\` and U+0000..U+001F), as bxp writes them.
+// deno-lint-ignore no-control-regex -- the control characters are exactly what must be escaped
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+// deno-lint-ignore no-control-regex -- as above
 const ESCAPES = /["\\\u0000-\u001f]/g;
 
 function escapeChar(ch: string): string {

@@ -1,5 +1,16 @@
 import assert from "node:assert/strict";
-import { evalBatch, evalExpr, evalTrace, rowArgument, validateExprJson } from "../../src/inspect/eval.ts";
+import {
+  evalBatch,
+  evalExpr,
+  evalTables,
+  evalTrace,
+  MAX_BATCH_RESULT_CHARS,
+  MAX_BATCH_WORK,
+  MAX_TRACE_CHARS,
+  rowArgument,
+  validateExprJson,
+} from "../../src/inspect/eval.ts";
+import { zigJsonString } from "../../src/config/emit.ts";
 
 Deno.test("evalExpr: ok shape, row context, error shape", () => {
   assert.equal(evalExpr("1 + 2"), '{"ok":true,"value":"3"}');
@@ -114,4 +125,152 @@ Deno.test("rowArgument: arrays, legacy JSON strings, bxp-mcp's messages", () => 
   assert.equal(rowArgument(undefined, "headers"), null);
   assert.throws(() => rowArgument(5, "headers"), /'headers' must be an array of strings/);
   assert.throws(() => rowArgument("nope", "fields"), /'headers' and 'fields' must be arrays of strings/);
+});
+
+Deno.test("eval: field values lose surrounding ASCII spaces as bxp reads them; header names do not", () => {
+  assert.equal(evalExpr("[A]", ["A"], ["  x  "]), '{"ok":true,"value":"x"}');
+  assert.equal(evalExpr("[A] + 1", ["A"], ["  7  "]), '{"ok":true,"value":"8"}');
+  assert.equal(evalExpr("FIELDS(1) & '|'", ["A"], [" y "]), '{"ok":true,"value":"y|"}');
+  // Only spaces: a tab is part of the value.
+  assert.equal(evalExpr("LEN([A])", ["A"], ["\tx "]), '{"ok":true,"value":"2"}');
+  // A padded header is a different column name.
+  assert.equal(evalExpr("[A]", [" A "], ["v"]), '{"ok":true,"value":""}');
+  assert.equal(evalExpr("[ A ]", [" A "], ["v"]), '{"ok":true,"value":"v"}');
+  const batch = JSON.parse(evalBatch({ headers: ["A"], fields: ["  7  "], exprs: ["[A] + 1", "[A]"] }).json);
+  assert.deepEqual(batch.results, [{ ok: true, value: "8" }, { ok: true, value: "7" }]);
+  const traced = evalTrace("TRIM([A]) & '|'", ["A"], [" z "]);
+  assert.ok(traced.lines.endsWith('{"t":"final","value":"z|"}\n'));
+});
+
+Deno.test("eval and eval_trace: maps and lookups as eval_batch reads them", () => {
+  const options = {
+    maps: { m: { BTC: "BTC-EUR" } },
+    lookups: { "blk\u0000k1\u0000f": "found" },
+    single_prepass_name: "blk",
+  };
+  assert.equal(evalExpr("REMAP([S], 'm')", ["S"], ["BTC"], options), '{"ok":true,"value":"BTC-EUR"}');
+  assert.equal(evalExpr("REPLACE([S], 'm')", ["S"], ["xBTCx"], options), '{"ok":true,"value":"xBTC-EURx"}');
+  assert.equal(evalExpr("LOOKUP('blk', 'k1', 'f')", null, null, options), '{"ok":true,"value":"found"}');
+  assert.equal(evalExpr("LOOKUP('k1', 'f')", null, null, options), '{"ok":true,"value":"found"}');
+  // Without the options REMAP passes the value through, as before.
+  assert.equal(evalExpr("REMAP([S], 'm')", ["S"], ["BTC"]), '{"ok":true,"value":"BTC"}');
+  const traced = evalTrace("REMAP([S], 'm')", ["S"], ["BTC"], options);
+  assert.equal(
+    traced.lines,
+    '{"fn":"REMAP","src_start":0,"src_end":15,"value":"BTC-EUR"}\n{"t":"final","value":"BTC-EUR"}\n',
+  );
+  assert.equal(evalTrace("LOOKUP('k1', 'f')", null, null, options).exitCode, 0);
+  // Malformed options: bxp's batch messages, as a TypeError for the tool layer.
+  assert.throws(() => evalExpr("1", null, null, { maps: [] }), new TypeError("maps must be a JSON object"));
+  assert.throws(() => evalExpr("1", null, null, { maps: { a: { k: 1 } } }), /map values must be strings/);
+  assert.throws(() => evalTrace("1", null, null, { lookups: 3 }), /lookups must be a JSON object/);
+  assert.throws(
+    () => evalTrace("1", null, null, { single_prepass_name: 4 }),
+    /single_prepass_name must be a string/,
+  );
+  assert.deepEqual(evalTables({ lookups: { "a\u0000b\u0000c": "v" } }), {
+    maps: new Map(),
+    lookups: new Map([["a", new Map([["b", new Map([["c", "v"]])]])]]),
+  });
+  assert.equal(evalTables({ maps: "x" }), "maps must be a JSON object");
+});
+
+Deno.test("eval: a $variable is UnexpectedChar with the hint, everywhere an expression is checked", () => {
+  const e = JSON.parse(evalExpr("ISEMPTY($date)"));
+  assert.deepEqual([e.error, e.off, e.len], ["UnexpectedChar", 8, 1]);
+  assert.match(e.detail, /expressions see columns, not variables/);
+  assert.equal(JSON.parse(validateExprJson("[Qty] * $rate")).error, "UnexpectedChar");
+  assert.equal(
+    JSON.parse(evalBatch({ headers: [], fields: [], exprs: ["$x"] }).json).results[0].error,
+    "UnexpectedChar",
+  );
+  assert.equal(JSON.parse(evalTrace("UPPER($x)").errorJson ?? "").error, "UnexpectedChar");
+  // [$x] is a column named "$x".
+  assert.equal(evalExpr("[$x]", ["$x"], ["v"]), '{"ok":true,"value":"v"}');
+  // Truncations are refused too.
+  assert.equal(JSON.parse(validateExprJson("UPPER([P]) & 'x")).error, "UnterminatedString");
+  assert.equal(JSON.parse(validateExprJson("UPPER([P]")).error, "ExpectedRParen");
+});
+
+Deno.test("eval: values with quotes, backslashes and control characters are escaped as std.json does", () => {
+  const odd = 'a"b\\c\nd\re\tf\bg\fh\u0001i\u001fj\u007fk€';
+  const direct = evalExpr("[A]", ["A"], [odd]);
+  assert.equal(direct, `{"ok":true,"value":${zigJsonString(odd)}}`);
+  assert.deepEqual(JSON.parse(direct), { ok: true, value: odd });
+  const e = evalExpr("ABS([A])", ["A"], ['x"y']);
+  assert.match(e, /"detail":"ABS: x is not a number: \\"x\\"y\\""/);
+});
+
+const R = (x: string) => `REPLACE(${x}, 'a', 'aaaaaaaaaa')`;
+const X = R(R(R("LPAD('', 65535, 'a')")));
+
+Deno.test("budget: a 400-byte expression that would build 256 MB answers ResultTooLarge", () => {
+  const src = `${X} & ${X} & ${X} & ${X}`;
+  assert.ok(new TextEncoder().encode(src).length < 450);
+  const r = JSON.parse(evalExpr(src));
+  assert.equal(r.ok, false);
+  assert.equal(r.error, "ResultTooLarge");
+  assert.match(r.detail, /at most 33554432 \(32 Mi\)/);
+  assert.deepEqual([r.off, r.len], [0, X.length]); // the outermost REPLACE of the first X
+  // One step less is a fine 6.5 MB value.
+  const ok = JSON.parse(evalExpr(`LEN(${R(R("LPAD('', 65535, 'a')"))})`));
+  assert.deepEqual(ok, { ok: true, value: "6553500" });
+  // The guard also stops the trace and validation paths.
+  assert.equal(JSON.parse(evalTrace(src).errorJson ?? "").error, "ResultTooLarge");
+  assert.equal(JSON.parse(validateExprJson(src)).error, "ResultTooLarge");
+});
+
+Deno.test("budget: 2,000 x LPAD('',65535,'x') in one eval_batch stays within the request's 16 Mi", () => {
+  const r = evalBatch({ headers: [], fields: [], exprs: Array(2000).fill("LPAD('',65535,'x')") });
+  assert.equal(r.exitCode, 0);
+  assert.ok(r.json.length < MAX_BATCH_RESULT_CHARS + 600_000, `answer of ${r.json.length} characters`);
+  const results: { ok: boolean; error?: string; detail?: string }[] = JSON.parse(r.json).results;
+  assert.equal(results.length, 2000);
+  const fitted = Math.floor(MAX_BATCH_RESULT_CHARS / 65535);
+  assert.ok(results.slice(0, fitted).every((x) => x.ok));
+  assert.ok(results.slice(fitted).every((x) => !x.ok && x.error === "ResultTooLarge"));
+  assert.match(results[fitted].detail ?? "", /does not fit: the values of one eval_batch request/);
+  assert.match(results.at(-1)?.detail ?? "", /^not evaluated: /);
+});
+
+Deno.test("budget: work per evaluation and per request is bounded", () => {
+  // A long REPLACE map over a long value: keys x length is charged before scanning.
+  const map: Record<string, string> = {};
+  for (let i = 0; i < 20_000; i++) map[`k${i}`] = "v";
+  const scan = JSON.parse(
+    evalBatch({
+      headers: ["A"],
+      fields: ["x".repeat(100_000)],
+      exprs: ["REPLACE([A], 'm')"],
+      maps: { m: map },
+    })
+      .json,
+  ).results[0];
+  assert.equal(scan.error, "WorkLimitExceeded");
+  assert.match(scan.detail, /over its budget of 134217728/);
+  // Reading one long column many times.
+  const many = Array(60).fill("LEN([A])").join(" + ");
+  const reads = JSON.parse(evalExpr(many, ["A"], ["a".repeat(3_000_000)]));
+  assert.equal(reads.error, "WorkLimitExceeded");
+  assert.equal(reads.len, 3); // pinned to the [A] that crossed the line
+  // The same expressions, spread over one request, exhaust its work budget instead.
+  const each = Array(40).fill("LEN([A])").join(" + ");
+  const batch = JSON.parse(
+    evalBatch({ headers: ["A"], fields: ["a".repeat(3_000_000)], exprs: Array(6).fill(each) }).json,
+  )
+    .results;
+  assert.deepEqual(batch.slice(0, 3).map((x: { value?: string }) => x.value), Array(3).fill("120000000"));
+  assert.ok(batch.slice(3).every((x: { error?: string }) => x.error === "WorkLimitExceeded"));
+  assert.match(batch[5].detail, /^not evaluated: earlier expressions of this eval_batch request/);
+  assert.equal(MAX_BATCH_WORK, 2 * 128 * 1024 * 1024);
+});
+
+Deno.test("budget: the trace is capped", () => {
+  const big = "LPAD('', 60000, 'x')";
+  const src = Array(300).fill(`LEN(${big})`).join(" + ");
+  const r = evalTrace(src);
+  assert.equal(r.exitCode, 1);
+  assert.equal(JSON.parse(r.errorJson ?? "").error, "ResultTooLarge");
+  assert.ok(r.lines.length <= MAX_TRACE_CHARS);
+  assert.ok(r.lines.length > MAX_TRACE_CHARS - 100_000);
 });
