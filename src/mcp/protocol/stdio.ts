@@ -117,7 +117,7 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
   const aborted = new Promise<void>((resolve) => stopReading = resolve);
   const onAbort = () => {
     stopReading();
-    reader.cancel().catch(() => {});
+    reader.cancel().catch(() => {}); // a no-op once the input has ended
   };
   if (signal?.aborted) onAbort();
   else signal?.addEventListener("abort", onAbort, { once: true });
@@ -155,7 +155,6 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
       }
     }
   } finally {
-    signal?.removeEventListener("abort", onAbort);
     reader.releaseLock();
     if (signal?.aborted) end = "aborted";
     if (splitter.end() && end === "eof") log("discarded an unterminated final line at end of input");
@@ -163,6 +162,7 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
       // A signal during the grace ends it early.
       await Promise.race([settleWithin([...running], options.eofGraceMs ?? DEFAULT_EOF_GRACE_MS), aborted]);
     }
+    if (signal?.aborted) end = "aborted";
     await server.close(end === "aborted" ? "session ended" : "stdin closed");
     // Cancelled calls settle at once (their handlers were waited for by close()), so this wait is short.
     await settleWithin([...running], SHUTDOWN_GRACE_MS);
@@ -170,6 +170,8 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
     // A client that stopped reading must not keep the process alive; an ended session waits briefly.
     await settleWithin([out.flush()], end === "aborted" ? 1_000 : SHUTDOWN_GRACE_MS);
     out.release();
+    // Removed only now: a stop during the end-of-input grace must still cut it short.
+    signal?.removeEventListener("abort", onAbort);
   }
   return end;
 }
