@@ -1,13 +1,14 @@
 /**
  * The reference pages under `docs/reference/`, generated from the tables the code runs on: the function
- * registry (via `languageDocs`), the config-schema table and the CLI flag table. `deno task docs` rewrites
- * them; a test fails when a committed page is out of date.
+ * registry (via `languageDocs`), the config-schema table (also as a JSON Schema for editors) and the CLI
+ * flag table. `deno task docs` rewrites them; a test fails when a committed page is out of date.
  * @module
  */
 
 import { languageDocs } from "../src/lang/mod.ts";
 import { CONFIG_SCHEMA } from "../src/config/schema.ts";
 import { CLI_FLAGS } from "../src/cli/args.ts";
+import { configJsonSchemaText } from "../src/config/json_schema.ts";
 
 const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
 const code = (s: string) => "`" + s.replaceAll("`", "'") + "`";
@@ -83,6 +84,8 @@ export function referencePages(): Record<string, string> {
     "expressions.md": expressionsPage(),
     "config-schema.md": configSchemaPage(),
     "cli-flags.md": cliFlagsPage(),
+    // For editors: point json.schemas (VS Code) or a top-level "$schema" key at it.
+    "config.schema.json": configJsonSchemaText(),
   };
 }
 

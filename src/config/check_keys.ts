@@ -16,11 +16,18 @@ export function isAnnotationKey(key: string): boolean {
   return /^\$(err|warn|info|comm)_/.test(key);
 }
 
+/**
+ * A top-level `$schema` names the JSON Schema an editor checks the file against (see `json_schema.ts`);
+ * it is accepted and ignored.
+ */
+export const SCHEMA_REFERENCE_KEY = "$schema";
+
 function checkLevel(node: JsonNode | undefined, path: string, schemaPath: string, out: Diagnostic[]): void {
   if (node?.kind !== "object") return;
   const allowed = childKeys(schemaPath);
   for (const { key } of node.entries) {
     if (isAnnotationKey(key) || allowed.includes(key)) continue;
+    if (path === "" && key === SCHEMA_REFERENCE_KEY) continue;
     const hint = closestName(key, allowed);
     out.push({
       severity: "error",
