@@ -30,8 +30,11 @@ import {
  */
 export const MAX_BATCH_RESULT_CHARS = 16 * 1024 * 1024;
 
-/** Per-request work budget of {@link evalBatch}: two evaluations' worth (256 Mi units). */
-export const MAX_BATCH_WORK = 2 * MAX_EVAL_WORK;
+/**
+ * Per-request work budget of {@link evalBatch}: four evaluations' worth (512 Mi units, seconds of work
+ * at most; bxp-mcp's evaluation time limit still applies on top).
+ */
+export const MAX_BATCH_WORK = 4 * MAX_EVAL_WORK;
 
 /** Longest trace {@link evalTrace} writes, in characters of NDJSON (16 Mi). */
 export const MAX_TRACE_CHARS = 16 * 1024 * 1024;
