@@ -11,6 +11,7 @@ import {
   validateExprJson,
 } from "../../src/inspect/eval.ts";
 import { zigJsonString } from "../../src/config/emit.ts";
+import { annotateConfig } from "../../src/inspect/mod.ts";
 
 Deno.test("evalExpr: ok shape, row context, error shape", () => {
   assert.equal(evalExpr("1 + 2"), '{"ok":true,"value":"3"}');
@@ -273,4 +274,26 @@ Deno.test("budget: the trace is capped", () => {
   assert.equal(JSON.parse(r.errorJson ?? "").error, "ResultTooLarge");
   assert.ok(r.lines.length <= MAX_TRACE_CHARS);
   assert.ok(r.lines.length > MAX_TRACE_CHARS - 100_000);
+});
+
+Deno.test("bxp_validate: a $variable in an expression gets a $err_ marker at that key", () => {
+  const config = JSON.stringify({
+    conversion_templates: {
+      t: {
+        data_dir: ".",
+        file_pattern_in: ".csv",
+        input_schema: { $date: "[Date]", $keep: "IF(ISEMPTY($date), 'no', 'yes')" },
+        output_schema: { date: "$date", keep: "$keep" },
+      },
+    },
+  });
+  const r = annotateConfig(config, "<config>");
+  assert.equal(r.exitCode, 1);
+  const schema = JSON.parse(r.json).conversion_templates.t.input_schema;
+  const keys = Object.keys(schema);
+  const marker = keys.find((k) => k.startsWith("$err_"));
+  assert.ok(marker, r.json);
+  assert.equal(keys[keys.indexOf(marker) + 1], "$keep", "the marker sits just before the key");
+  assert.match(schema[marker].message, /expression in \$keep: unexpected character '\$' at pos 12/);
+  assert.deepEqual([schema[marker].off, schema[marker].len], [11, 1]);
 });
