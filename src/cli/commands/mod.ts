@@ -12,10 +12,12 @@
  * @module
  */
 
+import { EVAL } from "./eval.ts";
 import { FETCH_TEMPLATE } from "./fetch_template.ts";
 import { INIT } from "./init.ts";
 import { LIBRARY_RUN } from "./library_run.ts";
 import { LIST_TEMPLATES } from "./list_templates.ts";
+import { VALIDATE } from "./validate.ts";
 
 /** One alternative mode of bxp-cli. */
 export interface CliCommand {
@@ -39,6 +41,8 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   LIST_TEMPLATES,
   FETCH_TEMPLATE,
   INIT,
+  VALIDATE,
+  EVAL,
   LIBRARY_RUN,
 ];
 

@@ -17,7 +17,8 @@ import { DenoEngineFs } from "../deno_fs.ts";
 import { CliReporter } from "../reporter.ts";
 import { TraceOut } from "../trace_out.ts";
 
-function probeDir(base: string) {
+/** A data-folder probe for the config checks, relative to `base`. */
+export function probeDir(base: string) {
   return async (dataDir: string): Promise<DirProbe> => {
     try {
       const files: string[] = [];

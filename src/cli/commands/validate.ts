@@ -1,0 +1,71 @@
+/**
+ * `bxp-cli --validate [--config F]`: checks a config the way a run would (syntax, schema, expressions,
+ * cross-template rules, data folders) without converting anything, and prints each finding as
+ * `file:line:col: error|warning|note: message [code]` with the offending line and a caret under the spot.
+ * Exit 1 when there is an error, 2 for warnings only, 0 when clean.
+ * @module
+ */
+
+import { dirname, resolve } from "node:path";
+import { loadConfigChecked } from "../../config/model.ts";
+import { DEFAULT_CONFIG, isSafeCliPath } from "../args.ts";
+import { flagValue } from "./argv.ts";
+import { caretLines, locate } from "./locate.ts";
+import type { CliCommand } from "./mod.ts";
+import { writeStdout } from "./out.ts";
+import { probeDir } from "./run_text.ts";
+
+const CONFIG_MAX_BYTES = 1024 * 1024;
+
+/** The `--validate` mode. */
+export const VALIDATE: CliCommand = {
+  flag: "--validate",
+  value: null,
+  description: "check the config (file:line:col findings with a caret); exit 1 errors, 2 warnings, 0 clean",
+  async run(args) {
+    const path = flagValue(args, "--config") ?? DEFAULT_CONFIG;
+    if (path === "" || !isSafeCliPath(path)) {
+      console.error(`error: --config path rejected: '${path}'`);
+      return 1;
+    }
+    let text: string;
+    try {
+      const info = await Deno.stat(path);
+      if (info.size > CONFIG_MAX_BYTES) {
+        console.error(
+          `${path}: error: the config is ${info.size} bytes, over the 1 MiB limit [json5.too_large]`,
+        );
+        return 1;
+      }
+      text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(path));
+    } catch (err) {
+      const why = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
+      console.error(`${path}: error: cannot read the config: ${why}`);
+      return 1;
+    }
+    const loaded = await loadConfigChecked(text, path, {
+      fs: { inspectDir: probeDir(dirname(resolve(path))) },
+      checkFsMs: 2000,
+    });
+    const out: string[] = [];
+    let errors = 0;
+    let warnings = 0;
+    for (const d of loaded.diagnostics) {
+      const severity = d.severity === "info" ? "note" : d.severity;
+      if (d.severity === "error") errors++;
+      if (d.severity === "warning") warnings++;
+      const place = locate(text, d);
+      const where = place === null ? path : `${path}:${place.line}:${place.col}`;
+      const hint = d.suggest && !d.message.includes(d.suggest) ? ` (${d.suggest})` : "";
+      out.push(`${where}: ${severity}: ${d.message}${hint} [${d.code}]`);
+      if (place !== null) out.push(caretLines(text, place));
+    }
+    out.push(
+      errors + warnings === 0
+        ? `${path}: ok, no errors or warnings`
+        : `${path}: ${errors} error(s), ${warnings} warning(s)`,
+    );
+    writeStdout(out.join("\n") + "\n");
+    return errors > 0 ? 1 : warnings > 0 ? 2 : 0;
+  },
+};
