@@ -8,7 +8,7 @@
  */
 
 import { join } from "node:path";
-import puppeteer, { type ElementHandle } from "puppeteer-core";
+import puppeteer from "puppeteer-core";
 import { ENTRY_MODULES, entryPointFlags } from "../../src/distribution/entry_points.ts";
 import { buildPlayground } from "../playground/build.ts";
 import { servePlayground } from "../playground/serve.ts";
@@ -33,6 +33,9 @@ export type BrowserResult =
 
 const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
 const WAIT = { timeout: 600_000 };
+
+/** A file `<input>` handle (puppeteer types it with DOM names Deno does not declare). */
+type FileInput = { uploadFile(...paths: string[]): Promise<void> };
 
 function findChromium(): string | null {
   for (const p of [Deno.env.get("BXP_CHROMIUM") ?? "", ...CHROMIUM_CANDIDATES]) {
@@ -85,23 +88,19 @@ export async function benchBrowser(opts: {
     const page = await browser.newPage();
     await page.goto(server.url);
     await page.waitForSelector("body[data-ready=true]", WAIT);
-    const runsDone = () => page.$eval("#status", (e) => Number((e as HTMLElement).dataset.runs ?? "0"));
-    await page.waitForFunction(
-      () => Number(document.getElementById("status")!.dataset.runs ?? "0") > 0,
-      WAIT,
-    );
+    const runsDone = () => page.$eval("#status", (e) => Number(e.getAttribute("data-runs") ?? "0"));
+    // Page-side code names DOM globals, so it is passed as strings: Deno's type check has no DOM library.
+    await page.waitForFunction(`Number(document.getElementById("status").dataset.runs ?? "0") > 0`, WAIT);
     await page.click("#autorun");
-    await (await page.$("input#config-file") as ElementHandle<HTMLInputElement>).uploadFile(
-      input.configPath["3expr"],
-    );
+    await (await page.$("input#config-file") as unknown as FileInput).uploadFile(input.configPath["3expr"]);
     await page.waitForFunction(
       // deno-lint-ignore no-explicit-any
       () => (globalThis as any).bxpPlayground.state.config.includes("conversion_templates"),
       WAIT,
     );
     await page.click("#clear-files");
-    await (await page.$("input#input-files") as ElementHandle<HTMLInputElement>).uploadFile(input.inputPath);
-    await page.waitForFunction(() => document.querySelectorAll("#files li").length === 1, WAIT);
+    await (await page.$("input#input-files") as unknown as FileInput).uploadFile(input.inputPath);
+    await page.waitForFunction(`document.querySelectorAll("#files li").length === 1`, WAIT);
 
     for (let i = 0; i < runs; i++) {
       const m = await runMeasured({
@@ -125,9 +124,11 @@ export async function benchBrowser(opts: {
       const started = performance.now();
       await page.click("#run");
       await page.waitForFunction(
-        (n: number) => Number(document.getElementById("status")!.dataset.runs ?? "0") > n,
-        { ...WAIT, polling: "raf" },
-        before,
+        `Number(document.getElementById("status").dataset.runs ?? "0") > ${before}`,
+        {
+          ...WAIT,
+          polling: "raf",
+        },
       );
       browserMs.push(performance.now() - started);
       const status = await page.$eval("#status", (e) => e.textContent ?? "");
