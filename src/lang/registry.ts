@@ -279,7 +279,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     category: "text",
     signature: "UNACCENT(s)",
     description:
-      "Removes accents and other diacritics from Latin letters (é to e, ß to ss, ø to o). Letters of other scripts keep their script; ligatures stay as they are.",
+      "Removes accents and other diacritics from Latin letters (é to e, ß to ss, æ to ae, ø to o, Þ to TH). Letters of other scripts keep their script (Ά to Α); compatibility ligatures such as ﬁ stay as they are.",
     example: "UNACCENT('Žluťoučký kůň')",
     exampleResult: "Zlutoucky kun",
     args: [str("s")],

@@ -9,6 +9,7 @@ import { utf8Length } from "../lexer.ts";
 import type { EagerImpl } from "../spec.ts";
 import { toNumber, type Value } from "../value.ts";
 import { clampInt, intArg, isAscii, trimWs, utf8Bytes, utf8Decode, utf8Slice } from "./shared.ts";
+import { unaccent } from "./unaccent.ts";
 
 /** TRIM(s): strip spaces, tabs, CR, LF; a number or boolean passes through. */
 export const trimImpl: EagerImpl = (args) => typeof args[0] === "string" ? trimWs(args[0]) : args[0];
@@ -81,36 +82,10 @@ export const upperImpl: EagerImpl = (args) => (args[0] as string).toUpperCase();
 /** LOWER(s): full Unicode. */
 export const lowerImpl: EagerImpl = (args) => (args[0] as string).toLowerCase();
 
-// Latin letters whose base letter is not reachable by canonical decomposition.
-const UNACCENT_EXTRA: Record<string, string> = {
-  "ß": "ss",
-  "ẞ": "SS",
-  "ø": "o",
-  "Ø": "O",
-  "đ": "d",
-  "Đ": "D",
-  "ł": "l",
-  "Ł": "L",
-  "ħ": "h",
-  "Ħ": "H",
-  "ŧ": "t",
-  "Ŧ": "T",
-  "ı": "i",
-  "ð": "d",
-  "Ð": "D",
-};
-
-/** UNACCENT(s): drop diacritics (combining marks after decomposition) and fold a few Latin letters. */
+/** UNACCENT(s): bxp's diacritic stripping (see unaccent.ts). */
 export const unaccentImpl: EagerImpl = (args) => {
   const s = args[0] as string;
-  if (isAscii(s)) return s;
-  let out = "";
-  for (const ch of s.normalize("NFD")) {
-    const c = ch.codePointAt(0)!;
-    if (c >= 0x300 && c <= 0x36f) continue;
-    out += UNACCENT_EXTRA[ch] ?? ch;
-  }
-  return out.normalize("NFC");
+  return isAscii(s) ? s : unaccent(s);
 };
 
 /** PROPER(s): capitalise each word (words break on anything that is not a letter). */
