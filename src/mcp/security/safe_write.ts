@@ -186,9 +186,7 @@ function isReadOnly(info: { mode: number | null }): boolean {
 }
 
 function tempName(target: string): string {
-  const nonce = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0"))
-    .join("");
-  return join(dirname(target), `.${basename(target)}.${nonce}.bxp-tmp`);
+  return join(dirname(target), `.${basename(target)}.${nonce()}.bxp-tmp`);
 }
 
 /** Options of {@link writeChecked}. */
@@ -262,33 +260,104 @@ export function writeCheckedSync(
     : createSync(walked, bytes, folders, shown);
 }
 
+/**
+ * Create the missing folders one at a time. Each is made under a random temporary name, opened and
+ * verified on its descriptor, then renamed to its real name within the same parent (a rename whose
+ * parent was swapped finds no source and fails, so it cannot land outside). A folder that a swap sent
+ * elsewhere is removed again by its random name.
+ */
 function createFolders(walked: WalkedPath, folders: { path: string; id: Identity }[], shown: string): void {
-  let folder = folders[folders.length - 1].path;
   for (let i = walked.missingFrom; i < walked.parts.length - 1; i++) {
-    folder = join(folder, walked.parts[i]);
+    const parent = folders[folders.length - 1].path;
+    const folder = join(parent, walked.parts[i]);
     const here = displayPath(walked.parts.slice(0, i + 1).join("/"));
-    if (!foldersUnchangedSync(folders)) {
-      refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
-    }
+    const changed = () => refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
+    if (!foldersUnchangedSync(folders)) changed();
+    const temp = join(parent, `.${walked.parts[i]}.${nonce()}.bxp-tmpdir`);
     try {
-      Deno.mkdirSync(folder, { mode: CREATED_FOLDER_MODE });
+      Deno.mkdirSync(temp, { mode: CREATED_FOLDER_MODE });
     } catch (error) {
-      if (error instanceof Deno.errors.AlreadyExists) {
-        refuse("changed", `Folder ${here} appeared while it was being created: ${shown}`, shown);
-      }
       refuse("io", `Cannot create the folder ${here} (${osCode(error)})`, shown);
     }
-    let info: Deno.FileInfo | null = null;
+    const fd = openDirectory(temp);
+    if (fd === null) {
+      // Never seen again under its random name: one removal attempt, then give up (it is empty).
+      Deno.remove(temp).catch(() => {});
+      changed();
+    }
+    let id: Identity | null = null;
+    let placed = false;
     try {
-      info = Deno.lstatSync(folder);
-    } catch {
-      // checked below
+      id = identityOfFd(fd);
+      if (id === null || !fs.fstatSync(fd).isDirectory()) changed();
+      if (!foldersUnchangedSync(folders) || !isFolder(temp, id) || !foldersUnchangedSync(folders)) changed();
+      try {
+        Deno.renameSync(temp, folder);
+      } catch (error) {
+        if (error instanceof Deno.errors.AlreadyExists || osCode(error) === "ENOTEMPTY") {
+          refuse("changed", `Folder ${here} appeared while it was being created: ${shown}`, shown);
+        }
+        refuse("io", `Cannot create the folder ${here} (${osCode(error)})`, shown);
+      }
+      placed = true;
+      if (!foldersUnchangedSync(folders) || !isFolder(folder, id) || !foldersUnchangedSync(folders)) {
+        changed();
+      }
+      folders.push({ path: folder, id });
+    } finally {
+      if (!placed) discardFolder(fd, temp, id);
+      fs.closeSync(fd);
     }
-    if (info === null || info.isSymlink || !info.isDirectory || !foldersUnchangedSync(folders)) {
-      refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
-    }
-    folders.push({ path: folder, id: identityOf(info) });
   }
+}
+
+const DIRECTORY_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) |
+  (fs.constants.O_NONBLOCK ?? 0);
+
+/** Open the folder we just made by its random name (retried: a swap may hide it for a moment). */
+function openDirectory(path: string): number | null {
+  for (let attempt = 0; attempt < DISCARD_ATTEMPTS; attempt++) {
+    try {
+      return fs.openSync(path, DIRECTORY_FLAGS);
+    } catch {
+      // hidden by a swap for now
+    }
+  }
+  return null;
+}
+
+/** Whether `path`, not followed, is a folder with identity `id`. */
+function isFolder(path: string, id: Identity): boolean {
+  try {
+    const info = Deno.lstatSync(path);
+    return info.isDirectory && !info.isSymlink && sameIdentity(identityOf(info), id);
+  } catch {
+    return false;
+  }
+}
+
+/** Remove a folder of ours by its random name, wherever it is, until its descriptor reports it gone. */
+function discardFolder(fd: number, path: string, id: Identity | null): void {
+  for (let attempt = 0; attempt < DISCARD_ATTEMPTS; attempt++) {
+    try {
+      if (fs.fstatSync(fd).nlink === 0) return;
+    } catch {
+      return;
+    }
+    if (id !== null && isFolder(path, id)) {
+      try {
+        Deno.removeSync(path);
+      } catch {
+        // retried
+      }
+    }
+  }
+}
+
+function nonce(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join(
+    "",
+  );
 }
 
 /** A short, path-free name for an OS error (the raw message names server paths). */
