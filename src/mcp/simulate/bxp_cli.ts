@@ -1,6 +1,6 @@
 /**
  * Finding and running the co-located bxp-cli for `bxp_simulate`: an argument vector only (no shell), stdin
- * closed, a minimal environment, capped output capture, a time limit, and a kill on cancellation.
+ * a pipe that is never written, a minimal environment, capped output capture, a time limit, and a kill on cancellation.
  *
  * @module
  */
@@ -9,6 +9,7 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ENTRY_MODULES, entryPointFlags } from "../../distribution/entry_points.ts";
 import { type Captured, MAX_CAPTURE_BYTES, readCapped } from "./capture.ts";
+import { type CliProgress, StderrFilter } from "./progress.ts";
 
 /** How to start bxp-cli: a program and the arguments that come before bxp-cli's own. */
 export interface CliCommand {
@@ -130,6 +131,33 @@ export function readEnvQuietly(name: string): string | undefined {
   }
 }
 
+/**
+ * `command` with V8's old-space heap capped at `mib` MiB. Under `deno run` the cap is a `--v8-flags`
+ * argument; a compiled bxp-cli cannot take Deno flags, so `DENO_V8_FLAGS` in the child's environment carries
+ * it (Deno reads that variable at start-up, compiled binaries included).
+ *
+ * @example
+ * ```ts
+ * withHeapCap({ program: "/usr/bin/deno", prefixArgs: ["run", "main.ts"] }, 512).command.prefixArgs;
+ * // ["run", "--v8-flags=--max-old-space-size=512", "main.ts"]
+ * ```
+ */
+export function withHeapCap(
+  command: CliCommand,
+  mib: number,
+): { command: CliCommand; env: Record<string, string> } {
+  const flag = `--max-old-space-size=${Math.floor(mib)}`;
+  const env = { DENO_V8_FLAGS: flag };
+  if (command.prefixArgs[0] !== "run") return { command, env };
+  return {
+    command: {
+      program: command.program,
+      prefixArgs: ["run", `--v8-flags=${flag}`, ...command.prefixArgs.slice(1)],
+    },
+    env,
+  };
+}
+
 /** Options of {@link runCli}. */
 export interface RunOptions {
   env: Record<string, string>;
@@ -141,6 +169,15 @@ export interface RunOptions {
   onSpawn?: (pid: number) => void;
   /** Cap on each captured stream; defaults to {@link MAX_CAPTURE_BYTES}. */
   captureBytes?: number;
+  /** Each `bxp-progress` line of the child's stderr (such lines are not captured). */
+  onProgress?: (progress: CliProgress) => void;
+  /**
+   * Called every `watchMs` while the child runs; a non-null answer kills the child and becomes
+   * {@link CliRun.stopped} (for example a disk budget that was exceeded).
+   */
+  watch?: () => Promise<string | null>;
+  /** Interval of {@link RunOptions.watch}; default 250 ms. */
+  watchMs?: number;
 }
 
 /** How a bxp-cli run ended. */
@@ -148,14 +185,20 @@ export interface CliRun {
   /** The exit code, or -1 when the child was ended by a signal. */
   exitCode: number;
   stdout: Captured;
+  /** stderr without its `bxp-progress` lines. */
   stderr: Captured;
   /** True when the time limit killed the child. */
   timedOut: boolean;
+  /** Why {@link RunOptions.watch} stopped the child, or null. */
+  stopped: string | null;
 }
 
 /**
- * Run bxp-cli with `args` and wait for it. The child is killed when `signal` fires (the promise then
- * rejects with the signal's reason, after the child is gone) or when the time limit passes.
+ * Run bxp-cli with `args` and wait for it. The child's stdin is a pipe that is never written: when this
+ * process dies, however abruptly, the pipe closes and bxp-cli (run with `--exit-on-stdin-eof`) exits too.
+ * The child is killed when `signal` fires (the promise then rejects with the signal's reason, after the
+ * child is gone), when the time limit passes, or when `watch` says so. bxp-cli starts no processes of its
+ * own (its parallelism is worker threads), so killing its pid ends all of its work.
  */
 export async function runCli(
   command: CliCommand,
@@ -165,18 +208,27 @@ export async function runCli(
   options.signal.throwIfAborted();
   const child = new Deno.Command(command.program, {
     args: [...command.prefixArgs, ...args],
-    stdin: "null",
+    stdin: "piped",
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,
     env: options.env,
   }).spawn();
+  // Held open, never written: its closing is the child's cue that bxp-mcp is gone.
+  const stdin = child.stdin.getWriter();
   options.onSpawn?.(child.pid);
   const cap = options.captureBytes ?? MAX_CAPTURE_BYTES;
   const stdout = readCapped(child.stdout, cap);
-  const stderr = readCapped(child.stderr, cap);
+  const filter = new StderrFilter(cap, (p) => options.onProgress?.(p));
+  const stderr = (async () => {
+    for await (const chunk of child.stderr) filter.push(chunk);
+    return filter.finish();
+  })();
   let timedOut = false;
+  let stopped: string | null = null;
+  let exited = false;
   const kill = () => {
+    if (exited) return;
     try {
       child.kill("SIGKILL");
     } catch {
@@ -187,14 +239,40 @@ export async function runCli(
     timedOut = true;
     kill();
   }, options.timeoutMs);
+  let watching = false;
+  const watcher = options.watch === undefined ? undefined : setInterval(async () => {
+    if (watching || exited || stopped !== null) return;
+    watching = true;
+    try {
+      const reason = await options.watch!();
+      if (reason !== null && !exited) {
+        stopped = reason;
+        kill();
+      }
+    } catch {
+      // a failed check is retried at the next tick
+    } finally {
+      watching = false;
+    }
+  }, options.watchMs ?? 250);
   options.signal.addEventListener("abort", kill, { once: true });
   try {
     const status = await child.status;
+    exited = true;
     const [out, err] = await Promise.all([stdout, stderr]);
     options.signal.throwIfAborted();
-    return { exitCode: status.signal === null ? status.code : -1, stdout: out, stderr: err, timedOut };
+    return {
+      exitCode: status.signal === null ? status.code : -1,
+      stdout: out,
+      stderr: err,
+      timedOut,
+      stopped,
+    };
   } finally {
+    exited = true;
     clearTimeout(timer);
+    if (watcher !== undefined) clearInterval(watcher);
     options.signal.removeEventListener("abort", kill);
+    await stdin.close().catch(() => {});
   }
 }

@@ -1,14 +1,20 @@
 /**
- * `bxp_simulate`: a full conversion through the co-located bxp-cli in a scratch workspace.
+ * `bxp_simulate`: a full conversion through the co-located bxp-cli in a private workspace, and the
+ * session's kept runs as resources.
  *
  * @module
  */
 
 export {
+  DEFAULT_LIMITS,
   DEFAULT_TIMEOUT_MS,
   denoSimulateHost,
+  MAX_BYTES,
+  PROCESS_CONCURRENCY,
+  SAMPLE_ROWS,
   SIMULATE_STEPS,
   type SimulateHost,
+  type SimulateLimits,
   type SimulateRequest,
   Simulator,
 } from "./simulate.ts";
@@ -16,3 +22,5 @@ export { type CliCommand, CliNotFoundError, resolveBxpCli } from "./bxp_cli.ts";
 export { sanitizeWorkspaceId, SIM_ROOT_NAME } from "./workspace.ts";
 export { MAX_TRACE_SAMPLE } from "./report.ts";
 export { MAX_CAPTURE_BYTES } from "./capture.ts";
+export { Gate } from "./gate.ts";
+export { outputUri, PAGE_BYTES, parseSimUri, RunStore, traceUri } from "./runs.ts";

@@ -1,6 +1,7 @@
 /**
  * The `bxp_simulate` report: record counts, the BXTB trace folded into per-category counts and samples,
- * and the final JSON object. Pure: bytes and frames in, plain values out.
+ * the structured answer, its fitting into a byte budget, and the short text summary. Pure: counts,
+ * frames and samples in, plain values out.
  *
  * @module
  */
@@ -9,6 +10,45 @@ import type { BxtbFrame } from "../../trace/bxtb.ts";
 
 /** Samples kept per trace category; counts stay exact (a big run must not bloat the response). */
 export const MAX_TRACE_SAMPLE = 200;
+
+/**
+ * Counts data records of a CSV byte stream fed in chunks, with {@link countDataRecords}'s rule: non-empty
+ * physical lines (a lone CR counts as empty) minus the header line, never below zero.
+ *
+ * @example
+ * ```ts
+ * const counter = new RecordCounter();
+ * counter.push(new TextEncoder().encode("h\n1\n"));
+ * counter.push(new TextEncoder().encode("2"));
+ * counter.records; // 2
+ * ```
+ */
+export class RecordCounter {
+  #lines = 0;
+  #hasContent = false;
+
+  /** Count the lines of the next chunk. */
+  push(bytes: Uint8Array): void {
+    let lines = this.#lines;
+    let hasContent = this.#hasContent;
+    for (let i = 0; i < bytes.length; i++) {
+      const c = bytes[i];
+      if (c === 0x0a) {
+        if (hasContent) lines++;
+        hasContent = false;
+      } else if (c !== 0x0d) {
+        hasContent = true;
+      }
+    }
+    this.#lines = lines;
+    this.#hasContent = hasContent;
+  }
+
+  /** Data records so far (a last line without its newline included). */
+  get records(): number {
+    return Math.max(this.#lines + (this.#hasContent ? 1 : 0) - 1, 0);
+  }
+}
 
 /**
  * Data records of a CSV text: non-empty physical lines (a lone CR counts as empty) minus the header line,
@@ -113,24 +153,20 @@ export type TraceSummary = { available: false } | {
   prepass_entries: number;
 };
 
-function addSample<T>(category: TraceCategory<T>, make: () => T): void {
+function addSample<T>(category: TraceCategory<T>, limit: number, make: () => T): void {
   category.count++;
-  if (category.sample.length < MAX_TRACE_SAMPLE) category.sample.push(make());
+  if (category.sample.length < limit) category.sample.push(make());
 }
 
 /**
- * Fold decoded BXTB frames into the report's trace summary. `file_end` counts are summed over files;
- * each row frame's `source_locator` is resolved to its line in `input` (the staged CSV bytes).
- *
- * @example
- * ```ts
- * foldTrace([{ type: "filtered_row", chunkId: 0, sourceLocator: 2, reason: "rule_skip" }], bytes);
- * // { available: true, ..., filtered: { count: 1, sample: [{ input_row: 2, source_offset: 2, reason: "rule_skip" }] } }
- * ```
+ * Folds BXTB frames, fed one at a time, into the report's trace summary: `file_end` counts summed over
+ * files, exact counts per category and the first `sampleLimit` samples, each row resolved to its line in
+ * the staged input through `lines`.
  */
-export function foldTrace(frames: readonly BxtbFrame[], input: Uint8Array): TraceSummary {
-  const lines = new LineIndex(input);
-  const summary = {
+export class TraceFolder {
+  readonly #lines: LineIndex;
+  readonly #limit: number;
+  readonly summary = {
     available: true as const,
     source_rows: 0,
     written_rows: 0,
@@ -141,7 +177,17 @@ export function foldTrace(frames: readonly BxtbFrame[], input: Uint8Array): Trac
     output_rows: { count: 0, sample: [] as OutputRowSample[] },
     prepass_entries: 0,
   };
-  for (const frame of frames) {
+
+  /** A folder resolving offsets with `lines` and keeping `sampleLimit` samples per category. */
+  constructor(lines: LineIndex, sampleLimit = MAX_TRACE_SAMPLE) {
+    this.#lines = lines;
+    this.#limit = sampleLimit;
+  }
+
+  /** Fold one frame. */
+  add(frame: BxtbFrame): void {
+    const summary = this.summary;
+    const lines = this.#lines;
     switch (frame.type) {
       case "file_end":
         summary.source_rows += frame.sourceRows;
@@ -150,14 +196,14 @@ export function foldTrace(frames: readonly BxtbFrame[], input: Uint8Array): Trac
         summary.warnings += frame.warnings;
         break;
       case "filtered_row":
-        addSample(summary.filtered, () => ({
+        addSample(summary.filtered, this.#limit, () => ({
           input_row: lines.lineAt(frame.sourceLocator),
           source_offset: frame.sourceLocator,
           reason: frame.reason,
         }));
         break;
       case "error_row":
-        addSample(summary.row_errors, () => ({
+        addSample(summary.row_errors, this.#limit, () => ({
           input_row: lines.lineAt(frame.sourceLocator),
           source_offset: frame.sourceLocator,
           variable: frame.varName,
@@ -167,7 +213,7 @@ export function foldTrace(frames: readonly BxtbFrame[], input: Uint8Array): Trac
         }));
         break;
       case "output_row":
-        addSample(summary.output_rows, () => ({
+        addSample(summary.output_rows, this.#limit, () => ({
           input_row: lines.lineAt(frame.sourceLocator),
           source_offset: frame.sourceLocator,
           output_idx: frame.outputIdx,
@@ -182,24 +228,73 @@ export function foldTrace(frames: readonly BxtbFrame[], input: Uint8Array): Trac
         break; // file_start and done carry nothing the report shows
     }
   }
-  return summary;
 }
 
-/** One produced file as read back: its text, or why it could not be read. */
-export type OutputFile = { file: string; csv: string } | { file: string; error: string };
+/**
+ * Fold decoded BXTB frames into the report's trace summary. `file_end` counts are summed over files;
+ * each row frame's `source_locator` is resolved to its line in `input` (the staged CSV bytes).
+ *
+ * @example
+ * ```ts
+ * foldTrace([{ type: "filtered_row", chunkId: 0, sourceLocator: 2, reason: "rule_skip" }], bytes);
+ * // { available: true, ..., filtered: { count: 1, sample: [{ input_row: 2, source_offset: 2, reason: "rule_skip" }] } }
+ * ```
+ */
+export function foldTrace(frames: readonly BxtbFrame[], input: Uint8Array): TraceSummary {
+  const folder = new TraceFolder(new LineIndex(input));
+  for (const frame of frames) folder.add(frame);
+  return folder.summary;
+}
+
+/** One produced file as read back: counts, size and hash over the whole file, and its first rows. */
+export interface OutputSummary {
+  file: string;
+  /** Data records of the whole file (header excluded). */
+  records: number;
+  /** Size in bytes. */
+  bytes: number;
+  /** Hex SHA-256 of the whole file. */
+  sha256: string;
+  /** The header line and the first data lines, as text. */
+  head: string;
+  /** Whether {@link OutputSummary.head} is the whole file. */
+  complete: boolean;
+}
+
+/** A produced file that could not be read back. */
+export interface OutputFailure {
+  file: string;
+  error: string;
+}
+
+/** One finding of bxp-cli's `--findings-file`. */
+export type Finding = Record<string, string>;
 
 /** Everything a finished run contributes to the report. */
 export interface RunFacts {
   template: string;
   exitCode: number;
-  inputCsv: string;
-  outputs: readonly OutputFile[];
+  /** The staged input's file name, size and data records. */
+  input: { file: string; bytes: number; records: number };
+  outputs: readonly (OutputSummary | OutputFailure)[];
+  /** A resource URI per output file name (absent when the run is not kept). */
+  outputUris: ReadonlyMap<string, string>;
   /** bxp-cli's stdout. */
   summary: string;
-  /** bxp-cli's stderr. */
+  /** bxp-cli's stderr without progress lines. */
   diagnostics: string;
+  findings: readonly Finding[];
   trace: TraceSummary;
+  /** The trace's resource URI, when kept. */
+  traceUri: string | null;
+  /** The run id (the workspace folder's name). */
   workspace: string;
+  /** Milliseconds the call waited for a free slot. */
+  queuedMs: number;
+  /** Whether the outputs stay readable through resources. */
+  kept: boolean;
+  /** The limits the call ran under. */
+  limits: Record<string, number>;
 }
 
 /** bxp-cli's exit code as the report's status word (0 ok, 2 warnings, anything else error). */
@@ -207,31 +302,240 @@ export function statusOf(exitCode: number): "ok" | "warnings" | "error" {
   return exitCode === 0 ? "ok" : exitCode === 2 ? "warnings" : "error";
 }
 
+/** The first `rows` data lines of a head text (header kept), and how many data records they hold. */
+export function cutHead(head: string, rows: number): { text: string; records: number } {
+  let at = 0;
+  let seenHeader = false;
+  let records = 0;
+  while (at < head.length) {
+    const nl = head.indexOf("\n", at);
+    const end = nl === -1 ? head.length : nl + 1;
+    const line = head.slice(at, end).replace(/\r?\n$/, "").replace(/\r/g, "");
+    if (line !== "") {
+      if (!seenHeader) seenHeader = true;
+      else if (records === rows) break;
+      else records++;
+    }
+    at = end;
+  }
+  return { text: head.slice(0, at), records };
+}
+
+/** A structured report (what `buildReport` returns, reshaped by `fitReport`). */
+export type Report = Record<string, unknown>;
+
 /**
- * The report object of a run that happened (`ok: true`; the outcome is in exit_code/status/diagnostics).
- * Key order follows bxp's report.
+ * The structured answer of a run that happened (`ok: true`; the outcome is in exit_code/status/
+ * diagnostics). Each output shows at most `sampleRows` data rows in `csv` (`complete` says whether that is
+ * the whole file); trace samples are cut to `sampleRows` too.
  */
-export function buildReport(facts: RunFacts): Record<string, unknown> {
+export function buildReport(facts: RunFacts, sampleRows: number): Report {
   let outputRecords = 0;
   const outputs = facts.outputs.map((output) => {
+    const uri = facts.outputUris.get(output.file);
     if ("error" in output) return { file: output.file, error: output.error };
-    const records = countDataRecords(output.csv);
-    outputRecords += records;
-    return { file: output.file, records, csv: output.csv };
+    outputRecords += output.records;
+    const shown = cutHead(output.head, sampleRows);
+    return {
+      file: output.file,
+      records: output.records,
+      bytes: output.bytes,
+      sha256: output.sha256,
+      rows_shown: shown.records,
+      complete: output.complete && shown.text.length === output.head.length,
+      csv: shown.text,
+      ...(uri === undefined ? {} : { uri }),
+    };
   });
+  const trace = facts.trace.available
+    ? {
+      ...facts.trace,
+      filtered: cutSample(facts.trace.filtered, sampleRows),
+      row_errors: cutSample(facts.trace.row_errors, sampleRows),
+      output_rows: cutSample(facts.trace.output_rows, sampleRows),
+      ...(facts.traceUri === null ? {} : { uri: facts.traceUri }),
+    }
+    : facts.trace;
   return {
     ok: true,
     template: facts.template,
     exit_code: facts.exitCode,
     status: statusOf(facts.exitCode),
-    input: { records: countDataRecords(facts.inputCsv), csv: facts.inputCsv },
+    input: facts.input,
     output_records: outputRecords,
     outputs,
     summary: facts.summary,
     diagnostics: facts.diagnostics,
-    trace: facts.trace,
+    findings: facts.findings,
+    trace,
     workspace: facts.workspace,
+    queued_ms: facts.queuedMs,
+    kept: facts.kept,
+    limits: facts.limits,
+    cut: [] as string[],
   };
+}
+
+function cutSample<T>(category: TraceCategory<T>, n: number): TraceCategory<T> {
+  return { count: category.count, sample: category.sample.slice(0, n) };
+}
+
+const utf8Length = (text: string) => new TextEncoder().encode(text).length;
+
+/** Bytes of the answer: the structured JSON and the text summary. */
+export function answerBytes(report: Report): number {
+  return utf8Length(JSON.stringify(report)) + utf8Length(summaryText(report));
+}
+
+/** Cut `text` to about `bytes` UTF-8 bytes, marking the cut. */
+function cutText(text: string, bytes: number): string {
+  if (utf8Length(text) <= bytes) return text;
+  const kept = new TextDecoder().decode(new TextEncoder().encode(text).subarray(0, bytes)).replace(
+    /\uFFFD$/,
+    "",
+  );
+  return `${kept}\n[bxp-mcp: cut to fit the answer's max_bytes]\n`;
+}
+
+/**
+ * Trim `report` until its answer fits in `maxBytes`: trace samples first, then output rows, then bxp-cli's
+ * stdout/stderr text, then findings, then the list of outputs; every cut is named in `cut`. Counts, sizes
+ * and hashes are never cut. Returns the report (changed in place).
+ */
+export function fitReport(report: Report, maxBytes: number): Report {
+  const cut = report.cut as string[];
+  const fits = () => answerBytes(report) <= maxBytes;
+  // deno-lint-ignore no-explicit-any
+  const trace = report.trace as any;
+  // deno-lint-ignore no-explicit-any
+  const outputs = () => report.outputs as any[];
+  const steps: (() => boolean)[] = [
+    () => {
+      if (!trace.available) return false;
+      const longest = Math.max(
+        trace.filtered.sample.length,
+        trace.row_errors.sample.length,
+        trace.output_rows.sample.length,
+      );
+      if (longest === 0) return false;
+      const n = Math.floor(longest / 2);
+      for (const key of ["filtered", "row_errors", "output_rows"]) {
+        trace[key].sample = trace[key].sample.slice(0, n);
+      }
+      note(cut, "trace samples", `trace samples cut to ${n} per category`);
+      return true;
+    },
+    () => {
+      const shown = outputs().filter((o) => typeof o.csv === "string" && o.csv !== "");
+      if (shown.length === 0) return false;
+      const most = Math.max(...shown.map((o) => o.rows_shown as number));
+      for (const o of shown) {
+        if (most === 0) {
+          o.csv = "";
+        } else {
+          const next = cutHead(o.csv, Math.floor(most / 2));
+          o.csv = next.text;
+          o.rows_shown = next.records;
+        }
+        o.complete = false;
+      }
+      note(
+        cut,
+        "output rows",
+        most === 0 ? "output samples removed" : `output samples cut to ${Math.floor(most / 2)} rows`,
+      );
+      return true;
+    },
+    () => {
+      const longest = Math.max(
+        utf8Length(report.summary as string),
+        utf8Length(report.diagnostics as string),
+      );
+      if (longest <= 256) return false;
+      const to = Math.floor(longest / 2);
+      report.summary = cutText(report.summary as string, to);
+      report.diagnostics = cutText(report.diagnostics as string, to);
+      note(cut, "bxp-cli text", `bxp-cli's summary and diagnostics cut to ${to} bytes each`);
+      return true;
+    },
+    () => {
+      const findings = report.findings as Finding[];
+      if (findings.length === 0) return false;
+      const total = (report.findings_total as number | undefined) ?? findings.length;
+      report.findings = findings.slice(0, Math.floor(findings.length / 2));
+      report.findings_total = total;
+      note(cut, "findings", `findings cut to ${(report.findings as Finding[]).length} of ${total}`);
+      return true;
+    },
+    () => {
+      const listed = outputs();
+      if (listed.length <= 1) return false;
+      const total = (report.outputs_total as number | undefined) ?? listed.length;
+      report.outputs = listed.slice(0, Math.floor(listed.length / 2));
+      report.outputs_total = total;
+      note(cut, "outputs", `outputs listed cut to ${(report.outputs as unknown[]).length} of ${total}`);
+      return true;
+    },
+  ];
+  for (const step of steps) {
+    while (!fits()) {
+      if (!step()) break;
+    }
+    if (fits()) break;
+  }
+  return report;
+}
+
+/** Record one kind of cut, replacing an earlier note of the same kind. */
+function note(cut: string[], kind: string, message: string): void {
+  const at = cut.findIndex((c) => c.startsWith(`${kind}:`));
+  const entry = `${kind}: ${message}`;
+  if (at === -1) cut.push(entry);
+  else cut[at] = entry;
+}
+
+/**
+ * The answer's text: a few lines a person can read (the structured answer carries the detail).
+ *
+ * @example
+ * ```ts
+ * summaryText({ ok: false, error: "template not found in config", detail: "t9" });
+ * // "bxp_simulate could not run: template not found in config (t9)"
+ * ```
+ */
+export function summaryText(report: Report): string {
+  if (report.ok !== true) {
+    return `bxp_simulate could not run: ${report.error} (${report.detail})`;
+  }
+  // deno-lint-ignore no-explicit-any
+  const r = report as any;
+  const lines = [
+    `bxp_simulate ${r.template}: ${r.status} (exit ${r.exit_code}); ${r.input.records} input records in ` +
+    `${r.input.file} -> ${r.output_records} output records in ${
+      r.outputs_total ?? r.outputs.length
+    } file(s).`,
+  ];
+  for (const o of (r.outputs as Record<string, unknown>[]).slice(0, 5)) {
+    if ("error" in o) {
+      lines.push(`  ${o.file}: not read back: ${o.error}`);
+    } else {
+      lines.push(
+        `  ${o.file}: ${o.records} records, ${o.bytes} bytes, ${o.rows_shown} shown` +
+          (o.complete ? " (complete)" : "") + (o.uri === undefined ? "" : `; full file: ${o.uri}`),
+      );
+    }
+  }
+  if (r.trace.available) {
+    lines.push(
+      `  trace: ${r.trace.written_rows} written, ${r.trace.filtered.count} filtered, ` +
+        `${r.trace.row_errors.count} row errors, ${r.trace.warnings} warnings.`,
+    );
+  }
+  if (r.findings.length > 0) lines.push(`  findings: ${r.findings_total ?? r.findings.length}.`);
+  if (r.queued_ms > 0) lines.push(`  queued ${r.queued_ms} ms behind other simulations.`);
+  if (r.cut.length > 0) lines.push(`  cut to fit max_bytes: ${r.cut.join("; ")}.`);
+  lines.push("  The structured content holds the full report.");
+  return lines.join("\n");
 }
 
 /**

@@ -1,18 +1,22 @@
 /**
- * `bxp_simulate`: validate the template's input shape, stage the config and the CSV in a scratch
- * workspace, run bxp-cli on it, and fold its outputs and BXTB trace into bxp's report.
+ * `bxp_simulate`: validate the template's input shape, wait for a free slot, stage the config and the CSV
+ * in a fresh private workspace, run bxp-cli on it under a time limit, a disk budget and a heap cap, and
+ * fold its outputs (streamed: counts, sizes, hashes and first rows) and BXTB trace into a report that fits
+ * the caller's byte budget. The full outputs and the trace stay readable as resources of the session.
  *
  * Answers: a report (`ok: true`, the run happened; its outcome is in exit_code/status/diagnostics), bxp's
  * `{"ok":false,"error","detail"}` refusal of a template that cannot be simulated (a domain answer), or the
- * same shape marked `isError` when the host failed (no bxp-cli, staging I/O, spawn, time limit).
+ * same shape marked `isError` when the host failed (no bxp-cli, staging I/O, spawn, time limit, disk
+ * budget). Messages name workspace-relative paths only, never the server's absolute temp folder.
  *
  * @module
  */
 
 import { join } from "node:path";
+import { parseJson5 } from "../../config/json5.ts";
+import { getMember } from "../../config/json5.ts";
 import { templateIo } from "../../inspect/mod.ts";
 import type { ToolCall, ToolResult } from "../protocol/mod.ts";
-import { BXTB_MAGIC, type BxtbFrame, BxtbReader } from "../../trace/bxtb.ts";
 import {
   childEnvironment,
   type CliCommand,
@@ -21,18 +25,72 @@ import {
   readEnvQuietly,
   resolveBxpCli,
   runCli,
+  withHeapCap,
 } from "./bxp_cli.ts";
-import { capturedText, MAX_CAPTURE_BYTES, readFileCapped } from "./capture.ts";
-import { buildReport, foldTrace, type OutputFile, refusal, type TraceSummary } from "./report.ts";
+import { capturedText } from "./capture.ts";
+import { acquireAll, Gate } from "./gate.ts";
+import { MonotonicProgress } from "./progress.ts";
+import { folderBytes, listOutputs, readFindings, readOutputs, readTrace } from "./readback.ts";
+import { buildReport, fitReport, RecordCounter, refusal, type Report, summaryText } from "./report.ts";
+import { outputUri, RunStore, traceUri } from "./runs.ts";
 import { outputNameEscape } from "../security/staged_config.ts";
-import { isPlainFilePattern, stageWorkspace, StagingError, tempBase, workspacePaths } from "./workspace.ts";
+import {
+  checkScratchRoot,
+  createWorkspace,
+  inputNameProblem,
+  isPlainFilePattern,
+  SIM_ROOT_NAME,
+  stageFiles,
+  StagingError,
+  tempBase,
+  type WorkspacePaths,
+} from "./workspace.ts";
 
 /** Default time limit of one bxp-cli run. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
+/** The limits a simulator works under (all stated in the tool description). */
+export interface SimulateLimits {
+  /** Bytes a run may write (outputs plus trace) before bxp-cli is killed. */
+  diskBudgetBytes: number;
+  /** bxp-cli's V8 old-space heap cap, in MiB. */
+  heapMiB: number;
+  /** Simulations running at once in this session. */
+  perSession: number;
+  /** Kept runs per session (their outputs readable as resources); the oldest is evicted first. */
+  keepRuns: number;
+  /** Bytes of kept runs per session. */
+  keepBytes: number;
+  /** Cap on each of bxp-cli's captured stdout and stderr. */
+  captureBytes: number;
+}
+
+/** The defaults. */
+export const DEFAULT_LIMITS: SimulateLimits = {
+  diskBudgetBytes: 256 * 1024 * 1024,
+  heapMiB: 1024,
+  perSession: 2,
+  keepRuns: 8,
+  keepBytes: 1024 * 1024 * 1024,
+  captureBytes: 1024 * 1024,
+};
+
+/** Simulations running at once in this server process, over all its sessions. */
+export const PROCESS_CONCURRENCY = 2;
+
+/** The gate every simulator of this process shares unless its host brings its own. */
+const PROCESS_GATE = new Gate(PROCESS_CONCURRENCY);
+
+/** Default and hard maximum of `sample_rows`. */
+export const SAMPLE_ROWS = { default: 20, max: 1000 } as const;
+
+/** Default, minimum and hard maximum of `max_bytes`. */
+export const MAX_BYTES = { default: 256 * 1024, min: 8 * 1024, max: 4 * 1024 * 1024 } as const;
+
 /** The steps reported as progress, in order. */
 export const SIMULATE_STEPS = [
   "validating template",
+  "waiting for a free simulation slot",
   "staging workspace",
   "running conversion",
   "reading output and trace",
@@ -44,8 +102,17 @@ export interface SimulateRequest {
   template: string;
   /** The input: text (inline `csv`, staged as UTF-8) or bytes read from the project (`csv_path`, verbatim). */
   csv: string | Uint8Array;
-  /** Workspace id; the template id when null. */
+  /** A label for the run (the old `workspace` argument); the template id when null. */
   workspace: string | null;
+  /**
+   * The staged input's file name: `csv_path`'s base name or the `file_name` argument. Must end with the
+   * template's `file_pattern_in`; default `input<file_pattern_in>`.
+   */
+  fileName?: string | null;
+  /** Data rows shown per output and trace category (default {@link SAMPLE_ROWS}). */
+  sampleRows?: number;
+  /** Byte budget of the whole answer (default {@link MAX_BYTES}). */
+  maxBytes?: number;
 }
 
 /** What the simulator needs from its host. */
@@ -60,6 +127,10 @@ export interface SimulateHost {
   timeoutMs: number;
   /** Diagnostics (stderr). */
   log(message: string): void;
+  /** Limits other than the defaults. */
+  limits?: Partial<SimulateLimits>;
+  /** The process-wide concurrency gate (default: one shared by the whole process). */
+  processGate?: Gate;
 }
 
 /** The real host: the process environment, Deno's executable path, and the time limit given. */
@@ -76,198 +147,320 @@ export function denoSimulateHost(
   };
 }
 
-const answer = (value: unknown, isError = false): ToolResult => ({ text: JSON.stringify(value), isError });
+const structuredAnswer = (value: Report, isError = false): ToolResult =>
+  isError
+    ? { text: JSON.stringify(value), isError }
+    : { text: summaryText(value), structured: value, isError: false };
+
+const refuse = (error: string, detail: string, extra: Record<string, unknown> = {}) =>
+  structuredAnswer({ ...refusal(error, detail), ...extra });
+
+const failure = (error: string, detail: string) => structuredAnswer(refusal(error, detail), true);
 
 /**
- * Runs simulations. Calls for the same workspace run one after another (each wipes the folder the other
- * would be using); different workspaces run in parallel.
+ * Runs the simulations of one session. Each call gets its own workspace; at most
+ * {@link SimulateLimits.perSession} run at once here and {@link PROCESS_CONCURRENCY} in the whole process,
+ * the rest queue (and may be cancelled while queued). {@link Simulator.resources} serves the kept runs'
+ * outputs and traces; {@link Simulator.close} ends it all.
  */
 export class Simulator {
   readonly #host: SimulateHost;
-  readonly #queues = new Map<string, Promise<void>>();
+  readonly #limits: SimulateLimits;
+  readonly #sessionGate: Gate;
+  readonly #processGate: Gate;
+  readonly #closing = new AbortController();
+  readonly #running = new Set<Promise<unknown>>();
+  readonly #store: RunStore;
 
   /** A simulator on `host`. */
   constructor(host: SimulateHost) {
     this.#host = host;
+    this.#limits = { ...DEFAULT_LIMITS, ...host.limits };
+    this.#sessionGate = new Gate(this.#limits.perSession);
+    this.#processGate = host.processGate ?? PROCESS_GATE;
+    this.#store = new RunStore(
+      { maxRuns: this.#limits.keepRuns, maxBytes: this.#limits.keepBytes },
+      host.log,
+    );
   }
 
-  /** Simulate one request, reporting the four progress steps on `call`. */
-  async simulate(request: SimulateRequest, call: ToolCall): Promise<ToolResult> {
-    const step = (n: number) => call.progress(n, SIMULATE_STEPS.length, SIMULATE_STEPS[n - 1]);
+  /** The kept runs' outputs and traces, as MCP resources (`bxp-sim://...`). */
+  get resources(): RunStore {
+    return this.#store;
+  }
+
+  /** The limits in force. */
+  get limits(): Readonly<SimulateLimits> {
+    return this.#limits;
+  }
+
+  /**
+   * End the session's simulations: running and queued calls are cancelled (their bxp-cli killed and
+   * waited for), every workspace is removed, and later calls are refused.
+   */
+  async close(): Promise<void> {
+    this.#closing.abort(new DOMException("the session ended", "AbortError"));
+    await Promise.allSettled([...this.#running]);
+    await this.#store.close();
+  }
+
+  /** Simulate one request, reporting progress on `call`. */
+  simulate(request: SimulateRequest, call: ToolCall): Promise<ToolResult> {
+    if (this.#closing.signal.aborted) {
+      return Promise.resolve(failure("the session is ending; no new simulations start", request.template));
+    }
+    const work = this.#simulate(request, call);
+    this.#running.add(work);
+    work.then(() => this.#running.delete(work), () => this.#running.delete(work));
+    return work;
+  }
+
+  async #simulate(request: SimulateRequest, call: ToolCall): Promise<ToolResult> {
+    const signal = AbortSignal.any([call.signal, this.#closing.signal]);
+    const progress = new MonotonicProgress(
+      (p, total, m) => call.progress(p, total, m),
+      SIMULATE_STEPS.length,
+    );
+    const step = (n: number) => progress.report(n, SIMULATE_STEPS[n - 1], n + 1);
     step(1);
-    const io = templateIo(request.config, request.template);
-    const refuse = (error: string, detail: string) => answer(refusal(error, detail));
-    if (!io.found) return refuse("template not found in config", request.template);
-    if (io.hasXlsxSheet) {
-      return refuse("xlsx-input templates cannot be simulated from inline CSV", request.template);
-    }
-    if (!io.csvInput) {
-      return refuse("only CSV-input templates can be simulated (file_type_in must be csv)", request.template);
-    }
-    if (io.filePatternIn === "") {
-      return refuse("template is missing required file_pattern_in", request.template);
-    }
-    if (!isPlainFilePattern(io.filePatternIn)) {
-      return refuse(
-        "file_pattern_in must be a plain filename suffix (no path separators or '..')",
-        io.filePatternIn,
-      );
-    }
-    const escape = outputNameEscape(request.config, request.template);
-    if (escape !== null) return refuse(escape.error, escape.detail);
+    const sampleRows = request.sampleRows ?? SAMPLE_ROWS.default;
+    const maxBytes = request.maxBytes ?? MAX_BYTES.default;
+
+    const checked = checkTemplate(request);
+    if ("refusal" in checked) return checked.refusal;
+    const { inputName } = checked;
 
     let cli: CliCommand;
     try {
       cli = await this.#host.locateCli();
     } catch (error) {
-      if (error instanceof CliNotFoundError) return answer(refusal(error.message, error.detail), true);
+      if (error instanceof CliNotFoundError) return failure(error.message, error.detail);
       throw error;
     }
 
-    const paths = workspacePaths(
-      this.#host.tempBase(),
-      request.workspace ?? request.template,
-      io.filePatternIn,
-    );
-    return await this.#exclusively(paths.workspace, call.signal, async () => {
-      step(2);
+    // Wait for a slot, with a heartbeat so a client's timeout can be reset by progress.
+    step(2);
+    const queuedAt = Date.now();
+    const waiting = setInterval(() => {
+      const seconds = Math.round((Date.now() - queuedAt) / 1000);
+      progress.report(2, `waiting for a free simulation slot (${seconds} s)`, 3);
+    }, 1000);
+    let release: () => void;
+    try {
+      release = await acquireAll([this.#sessionGate, this.#processGate], signal);
+    } finally {
+      clearInterval(waiting);
+    }
+    const queuedMs = Date.now() - queuedAt;
+    let paths: WorkspacePaths | null = null;
+    let kept = false;
+    try {
+      step(3);
       const input = typeof request.csv === "string" ? new TextEncoder().encode(request.csv) : request.csv;
       try {
-        await stageWorkspace(paths, request.config, input);
+        const simRoot = join(this.#host.tempBase(), SIM_ROOT_NAME);
+        const rootUid = await checkScratchRoot(simRoot);
+        paths = await createWorkspace(simRoot, rootUid, request.workspace ?? request.template, inputName);
+        await stageFiles(paths, request.config, input);
       } catch (error) {
-        if (error instanceof StagingError) return answer(refusal(error.message, error.detail), true);
+        if (error instanceof StagingError) return failure(error.message, error.detail);
         throw error;
       }
 
-      step(3);
-      const args = [
-        "--config",
-        paths.configPath,
-        "--template",
-        request.template,
-        "--data",
-        paths.dataDir,
-        "--trace-file",
-        paths.tracePath,
-      ];
-      let run;
-      try {
-        run = await runCli(cli, args, {
-          env: this.#host.childEnv(),
-          signal: call.signal,
-          timeoutMs: this.#host.timeoutMs,
-          onSpawn: (pid) => this.#host.log(`bxp_simulate: bxp-cli pid ${pid} running in ${paths.workspace}`),
-        });
-      } catch (error) {
-        if (call.signal.aborted) {
-          this.#host.log(`bxp_simulate: cancelled; bxp-cli stopped (${paths.workspace})`);
-          throw error;
-        }
-        const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        return answer(refusal("bxp-cli spawn failed", why), true);
-      }
-      if (run.timedOut) {
-        const seconds = Math.round(this.#host.timeoutMs / 1000);
-        return answer(
-          refusal(`bxp-cli did not finish within ${seconds} s and was killed`, paths.workspace),
-          true,
-        );
-      }
-
       step(4);
-      const trace = await readTrace(paths.tracePath, input);
-      const outputs = await readOutputs(paths.dataDir, paths.inputName);
-      return answer(buildReport({
+      const outcome = await this.#run(cli, request.template, paths, signal, progress);
+      if ("failure" in outcome) return outcome.failure;
+      const { run } = outcome;
+
+      step(5);
+      // The input and config are not needed any more; only outputs and the trace are kept.
+      await Deno.remove(paths.inputPath).catch(() => {});
+      const names = await listOutputs(paths.dataDir, paths.inputName).catch(() => [] as string[]);
+      const headBytes = Math.min(maxBytes, 1024 * 1024);
+      const outputs = await readOutputs(paths.dataDir, names, sampleRows + 1, headBytes);
+      const trace = await readTrace(paths.tracePath, input, sampleRows);
+      const findings = await readFindings(paths.findingsPath);
+      const counter = new RecordCounter();
+      counter.push(input);
+
+      const keptOutputs = outputs.flatMap((o) => "error" in o ? [] : [{ name: o.file, bytes: o.bytes }]);
+      const traceBytes = await Deno.lstat(paths.tracePath).then((i) => i.size, () => -1);
+      kept = await this.#store.keep({
+        id: paths.id,
+        dir: paths.workspace,
+        dataDir: paths.dataDir,
+        outputs: keptOutputs,
+        tracePath: traceBytes >= 0 ? paths.tracePath : null,
+        bytes: keptOutputs.reduce((sum, o) => sum + o.bytes, 0) + Math.max(traceBytes, 0),
+      });
+      const id = paths.id;
+      const report = buildReport({
         template: request.template,
         exitCode: run.exitCode,
-        inputCsv: typeof request.csv === "string" ? request.csv : new TextDecoder().decode(request.csv),
+        input: { file: paths.inputName, bytes: input.length, records: counter.records },
         outputs,
-        summary: capturedText(run.stdout, "bxp-cli stdout"),
-        diagnostics: capturedText(run.stderr, "bxp-cli stderr"),
+        outputUris: new Map(kept ? keptOutputs.map((o) => [o.name, outputUri(id, o.name)]) : []),
+        summary: hidePaths(capturedText(run.stdout, "bxp-cli stdout"), paths),
+        diagnostics: hidePaths(capturedText(run.stderr, "bxp-cli stderr"), paths),
+        findings,
         trace,
-        workspace: paths.workspace,
-      }));
-    });
-  }
-
-  /** Run `work` once every earlier call on `key` has finished; give up waiting when `signal` fires. */
-  async #exclusively<T>(key: string, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-    const before = this.#queues.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => release = resolve);
-    const tail = before.then(() => mine);
-    this.#queues.set(key, tail);
-    try {
-      await waitOrAbort(before, signal);
-      return await work();
+        traceUri: kept && traceBytes >= 0 ? traceUri(id) : null,
+        workspace: id,
+        queuedMs,
+        kept,
+        limits: {
+          sample_rows: sampleRows,
+          max_bytes: maxBytes,
+          time_limit_s: Math.round(this.#host.timeoutMs / 1000),
+          disk_budget_bytes: this.#limits.diskBudgetBytes,
+          heap_mib: this.#limits.heapMiB,
+        },
+      }, sampleRows);
+      fitReport(report, maxBytes);
+      const result = structuredAnswer(report);
+      if (kept) {
+        result.links = [
+          ...keptOutputs.slice(0, 20).map((o) => ({
+            type: "resource_link" as const,
+            uri: outputUri(id, o.name),
+            name: o.name,
+            title: `Full output ${o.name} (paged)`,
+            mimeType: "text/csv",
+            size: o.bytes,
+          })),
+          ...(traceBytes >= 0
+            ? [{
+              type: "resource_link" as const,
+              uri: traceUri(id),
+              name: "trace",
+              title: "Per-row trace as text (paged)",
+              mimeType: "text/plain",
+            }]
+            : []),
+        ];
+      }
+      return result;
     } finally {
       release();
-      if (this.#queues.get(key) === tail) this.#queues.delete(key);
+      if (paths !== null && !kept) await Deno.remove(paths.workspace, { recursive: true }).catch(() => {});
     }
   }
-}
 
-function waitOrAbort(promise: Promise<void>, signal: AbortSignal): Promise<void> {
-  signal.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    });
-  });
-}
-
-/** Read and fold the BXTB sidecar; a missing, empty, oversized or foreign file means no trace. */
-async function readTrace(path: string, input: Uint8Array): Promise<TraceSummary> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFileCapped(path, MAX_CAPTURE_BYTES);
-  } catch {
-    return { available: false };
-  }
-  if (bytes.length < 4) return { available: false };
-  if (new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true) !== BXTB_MAGIC) {
-    return { available: false };
-  }
-  // Decode in slices so the frames before a damaged one (a crashed run) still count.
-  const reader = new BxtbReader();
-  const frames: BxtbFrame[] = [];
-  const slice = 64 * 1024;
-  try {
-    for (let at = 0; at < bytes.length; at += slice) {
-      for (const frame of reader.push(bytes.subarray(at, at + slice))) frames.push(frame);
-    }
-  } catch {
-    // keep what decoded cleanly
-  }
-  return foldTrace(frames, input);
-}
-
-/** Every regular file of the data folder except the staged input, by name, read back with the cap. */
-async function readOutputs(dataDir: string, inputName: string): Promise<OutputFile[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(dataDir)) {
-      if (entry.isFile && entry.name !== inputName) names.push(entry.name);
-    }
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return [{ file: "data", error: `cannot list the scratch data folder: ${why}` }];
-  }
-  names.sort();
-  const decoder = new TextDecoder();
-  const outputs: OutputFile[] = [];
-  for (const file of names) {
+  /** Run bxp-cli in `paths`; a failure result for a spawn error, the time limit or the disk budget. */
+  async #run(
+    cli: CliCommand,
+    template: string,
+    paths: WorkspacePaths,
+    signal: AbortSignal,
+    progress: MonotonicProgress,
+  ): Promise<{ run: Awaited<ReturnType<typeof runCli>> } | { failure: ToolResult }> {
+    const args = [
+      "--config",
+      paths.configPath,
+      "--template",
+      template,
+      "--data",
+      paths.dataDir,
+      "--trace-file",
+      paths.tracePath,
+      "--progress=json",
+      "--findings-file",
+      paths.findingsPath,
+      "--exit-on-stdin-eof",
+    ];
+    const capped = withHeapCap(cli, this.#limits.heapMiB);
+    const budget = this.#limits.diskBudgetBytes;
+    let lastReport = Date.now();
+    let lastMessage = SIMULATE_STEPS[3];
+    const heartbeat = setInterval(() => {
+      if (Date.now() - lastReport >= 900) progress.report(4, lastMessage, 5);
+    }, 1000);
+    let run;
     try {
-      outputs.push({
-        file,
-        csv: decoder.decode(await readFileCapped(join(dataDir, file), MAX_CAPTURE_BYTES)),
+      run = await runCli(capped.command, args, {
+        env: { ...this.#host.childEnv(), ...capped.env },
+        signal,
+        timeoutMs: this.#host.timeoutMs,
+        captureBytes: this.#limits.captureBytes,
+        onSpawn: (pid) => this.#host.log(`bxp_simulate: bxp-cli pid ${pid} running in ${paths.id}`),
+        onProgress: (p) => {
+          const fraction = p.total_bytes > 0 ? Math.min(p.bytes / p.total_bytes, 1) : 0;
+          lastMessage = `running conversion: ${p.records} records, ${p.bytes}` +
+            (p.total_bytes > 0 ? ` of ${p.total_bytes} bytes` : " bytes");
+          lastReport = Date.now();
+          progress.report(4 + 0.95 * fraction, lastMessage, 5);
+        },
+        watch: async () => {
+          const used = await folderBytes(paths.dataDir, paths.inputName, [paths.tracePath]);
+          return used > budget ? `wrote ${used} bytes, over the ${budget}-byte disk budget` : null;
+        },
       });
     } catch (error) {
-      outputs.push({ file, error: error instanceof Error ? error.message : String(error) });
+      if (signal.aborted) {
+        this.#host.log(`bxp_simulate: cancelled; bxp-cli stopped (${paths.id})`);
+        throw error;
+      }
+      const why = error instanceof Error ? error.name : "error";
+      return { failure: failure("bxp-cli spawn failed", why) };
+    } finally {
+      clearInterval(heartbeat);
     }
+    if (run.timedOut) {
+      const seconds = Math.round(this.#host.timeoutMs / 1000);
+      return { failure: failure(`bxp-cli did not finish within ${seconds} s and was killed`, paths.id) };
+    }
+    if (run.stopped !== null) {
+      return {
+        failure: failure(
+          `bxp-cli was killed: the run ${run.stopped} (${Math.round(budget / 1048576)} MiB per simulation)`,
+          paths.id,
+        ),
+      };
+    }
+    return { run };
   }
-  return outputs;
+}
+
+/** The staged input's name, or the refusal answer of a template or name that cannot be simulated. */
+function checkTemplate(request: SimulateRequest): { inputName: string } | { refusal: ToolResult } {
+  const wrap = (result: ToolResult) => ({ refusal: result });
+  const parsed = parseJson5(request.config);
+  if (parsed.error !== null) {
+    const e = parsed.error;
+    return wrap(refuse(`config is not valid JSON5: ${e.message}`, `line ${e.line}, column ${e.col}`));
+  }
+  const io = templateIo(request.config, request.template);
+  if (!io.found) {
+    const templates = getMember(parsed.value ?? undefined, "conversion_templates");
+    const available = templates?.kind === "object" ? templates.entries.map((e) => e.key) : [];
+    return wrap(refuse("template not found in config", request.template, { available }));
+  }
+  if (io.hasXlsxSheet) {
+    return wrap(refuse("xlsx-input templates cannot be simulated from inline CSV", request.template));
+  }
+  if (!io.csvInput) {
+    return wrap(
+      refuse("only CSV-input templates can be simulated (file_type_in must be csv)", request.template),
+    );
+  }
+  if (io.filePatternIn === "") {
+    return wrap(refuse("template is missing required file_pattern_in", request.template));
+  }
+  if (!isPlainFilePattern(io.filePatternIn)) {
+    return wrap(refuse(
+      "file_pattern_in must be a plain filename suffix (no path separators or '..')",
+      io.filePatternIn,
+    ));
+  }
+  const escape = outputNameEscape(request.config, request.template);
+  if (escape !== null) return wrap(refuse(escape.error, escape.detail));
+  const inputName = request.fileName ?? `input${io.filePatternIn}`;
+  const problem = inputNameProblem(inputName, io.filePatternIn);
+  if (problem !== null) return wrap(refuse(`the input file name ${problem}`, inputName.slice(0, 300)));
+  return { inputName };
+}
+
+/** bxp-cli's text with the workspace's absolute path replaced by `.` (workspace-relative paths only). */
+function hidePaths(text: string, paths: WorkspacePaths): string {
+  return text.split(paths.workspace).join(".").split(paths.simRoot).join("$TMPDIR/bxp-mcp-sim");
 }

@@ -5,6 +5,7 @@ import {
   CliNotFoundError,
   resolveBxpCli,
   runCli,
+  withHeapCap,
 } from "../../../src/mcp/simulate/bxp_cli.ts";
 import { entryArgs } from "../../_support/processes.ts";
 
@@ -98,13 +99,45 @@ Deno.test("runCli captures stdout and stderr with the cap and reports the exit c
   assert.equal(new TextDecoder().decode(run.stderr.bytes), "oops\n");
 });
 
-Deno.test("runCli closes the child's stdin and passes arguments without a shell", async () => {
+Deno.test("runCli gives the child a stdin that stays open and silent, and arguments without a shell", async () => {
   const run = await runCli(
-    script("const n = await Deno.stdin.read(new Uint8Array(8)); console.log(JSON.stringify([n, Deno.args]))"),
+    script(
+      "const read = Deno.stdin.read(new Uint8Array(8)).then((n) => n === null ? 'eof' : 'data'); " +
+        "const open = new Promise((r) => setTimeout(() => r('open'), 300)); " +
+        "console.log(JSON.stringify([await Promise.race([read, open]), Deno.args])); Deno.exit(0)",
+    ),
     ["a b", "$HOME;`x`"],
     { env: {}, signal: new AbortController().signal, timeoutMs: 30_000 },
   );
-  assert.deepEqual(JSON.parse(new TextDecoder().decode(run.stdout.bytes)), [null, ["a b", "$HOME;`x`"]]);
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(run.stdout.bytes)), ["open", ["a b", "$HOME;`x`"]]);
+});
+
+Deno.test("withHeapCap: a --v8-flags argument under deno run, DENO_V8_FLAGS for a binary", () => {
+  assert.deepEqual(withHeapCap({ program: "/usr/bin/deno", prefixArgs: ["run", "-A", "m.ts"] }, 512), {
+    command: {
+      program: "/usr/bin/deno",
+      prefixArgs: ["run", "--v8-flags=--max-old-space-size=512", "-A", "m.ts"],
+    },
+    env: { DENO_V8_FLAGS: "--max-old-space-size=512" },
+  });
+  assert.deepEqual(withHeapCap({ program: "/opt/bxp-cli", prefixArgs: [] }, 512), {
+    command: { program: "/opt/bxp-cli", prefixArgs: [] },
+    env: { DENO_V8_FLAGS: "--max-old-space-size=512" },
+  });
+});
+
+Deno.test("runCli: a watch that answers stops the child and is reported", async () => {
+  let checks = 0;
+  const run = await runCli(script("await new Promise((r) => setTimeout(r, 60000))"), [], {
+    env: {},
+    signal: new AbortController().signal,
+    timeoutMs: 60_000,
+    watchMs: 20,
+    watch: () => Promise.resolve(++checks >= 3 ? "too big" : null),
+  });
+  assert.equal(run.stopped, "too big");
+  assert.equal(run.timedOut, false);
+  assert.equal(run.exitCode, -1);
 });
 
 Deno.test("runCli kills the child at the time limit", async () => {

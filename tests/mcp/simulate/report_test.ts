@@ -1,12 +1,17 @@
 import assert from "node:assert/strict";
 import {
+  answerBytes,
   buildReport,
   countDataRecords,
+  cutHead,
+  fitReport,
   foldTrace,
   LineIndex,
   MAX_TRACE_SAMPLE,
+  RecordCounter,
   refusal,
   statusOf,
+  summaryText,
 } from "../../../src/mcp/simulate/report.ts";
 import type { BxtbFrame } from "../../../src/trace/bxtb.ts";
 
@@ -77,43 +82,113 @@ Deno.test("foldTrace sums file_end over files and keeps exact counts with capped
   assert.equal(summary.prepass_entries, 2);
 });
 
-Deno.test("buildReport: bxp's key order, status from the exit code, read errors kept and not counted", () => {
+Deno.test("buildReport: key order, status from the exit code, heads cut to sample_rows, read errors kept", () => {
   const report = buildReport({
     template: "t",
     exitCode: 1,
-    inputCsv: "h\n1\n2\n",
-    outputs: [{ file: "a.out", csv: "h\n1\n" }, { file: "b.out", error: "too big" }],
+    input: { file: "in.csv", bytes: 6, records: 2 },
+    outputs: [
+      { file: "a.out", records: 3, bytes: 8, sha256: "ab", head: "h\n1\n2\n3\n", complete: true },
+      { file: "b.out", error: "the file cannot be read" },
+    ],
+    outputUris: new Map([["a.out", "bxp-sim://r/output/a.out"]]),
     summary: "s",
     diagnostics: "d",
+    findings: [],
     trace: { available: false },
-    workspace: "/tmp/bxp-mcp-sim/t",
-  });
+    traceUri: null,
+    workspace: "t-1",
+    queuedMs: 0,
+    kept: true,
+    limits: { sample_rows: 2 },
+  }, 2);
   assert.deepEqual(report, {
     ok: true,
     template: "t",
     exit_code: 1,
     status: "error",
-    input: { records: 2, csv: "h\n1\n2\n" },
-    output_records: 1,
-    outputs: [{ file: "a.out", records: 1, csv: "h\n1\n" }, { file: "b.out", error: "too big" }],
+    input: { file: "in.csv", bytes: 6, records: 2 },
+    output_records: 3,
+    outputs: [
+      {
+        file: "a.out",
+        records: 3,
+        bytes: 8,
+        sha256: "ab",
+        rows_shown: 2,
+        complete: false,
+        csv: "h\n1\n2\n",
+        uri: "bxp-sim://r/output/a.out",
+      },
+      { file: "b.out", error: "the file cannot be read" },
+    ],
     summary: "s",
     diagnostics: "d",
+    findings: [],
     trace: { available: false },
-    workspace: "/tmp/bxp-mcp-sim/t",
+    workspace: "t-1",
+    queued_ms: 0,
+    kept: true,
+    limits: { sample_rows: 2 },
+    cut: [],
   });
-  assert.deepEqual(Object.keys(report), [
-    "ok",
-    "template",
-    "exit_code",
-    "status",
-    "input",
-    "output_records",
-    "outputs",
-    "summary",
-    "diagnostics",
-    "trace",
-    "workspace",
-  ]);
+  assert.match(
+    summaryText(report),
+    /^bxp_simulate t: error \(exit 1\); 2 input records in in.csv -> 3 output/,
+  );
+});
+
+Deno.test("RecordCounter counts across chunk borders like countDataRecords", () => {
+  for (const text of ["", "h", "h\n1", "h\r\n1\r\n\r\n2\n", "h\n\n\n1\n2"]) {
+    for (let cut = 0; cut <= text.length; cut++) {
+      const counter = new RecordCounter();
+      counter.push(bytes(text.slice(0, cut)));
+      counter.push(bytes(text.slice(cut)));
+      assert.equal(counter.records, countDataRecords(text), `${JSON.stringify(text)} cut at ${cut}`);
+    }
+  }
+});
+
+Deno.test("cutHead keeps the header and n non-empty data lines", () => {
+  assert.deepEqual(cutHead("h\n1\n\n2\n3\n", 2), { text: "h\n1\n\n2\n", records: 2 });
+  assert.deepEqual(cutHead("h\n1\n", 0), { text: "h\n", records: 0 });
+  assert.deepEqual(cutHead("h\n1\n", 5), { text: "h\n1\n", records: 1 });
+});
+
+Deno.test("fitReport cuts samples, rows, texts and lists until the answer fits, never the counts", () => {
+  const head = "h\n" + Array.from({ length: 200 }, (_, i) => `${i},${"x".repeat(50)}`).join("\n") + "\n";
+  const report = buildReport({
+    template: "t",
+    exitCode: 0,
+    input: { file: "in.csv", bytes: 1, records: 200 },
+    outputs: Array.from({ length: 40 }, (_, i) => ({
+      file: `o${i}.out`,
+      records: 200,
+      bytes: head.length,
+      sha256: "0".repeat(64),
+      head,
+      complete: true,
+    })),
+    outputUris: new Map(),
+    summary: "s".repeat(50_000),
+    diagnostics: "d".repeat(50_000),
+    findings: Array.from({ length: 100 }, () => ({ code: "c", message: "m".repeat(100) })),
+    trace: { available: false },
+    traceUri: null,
+    workspace: "t-1",
+    queuedMs: 0,
+    kept: false,
+    limits: {},
+  }, 200);
+  fitReport(report, 4 * 1024);
+  assert.ok(answerBytes(report) <= 4 * 1024, `${answerBytes(report)}`);
+  assert.equal(report.output_records, 8000);
+  const cut = report.cut as string[];
+  for (const kind of ["output rows", "bxp-cli text", "findings", "outputs"]) {
+    assert.ok(cut.some((c) => c.startsWith(`${kind}:`)), `${kind} in ${cut.join("; ")}`);
+  }
+  assert.equal(report.outputs_total, 40);
+  assert.equal(report.findings_total, 100);
 });
 
 Deno.test("statusOf and refusal", () => {

@@ -1,13 +1,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  checkScratchRoot,
+  createWorkspace,
+  inputNameProblem,
   isPlainFilePattern,
   MAX_WORKSPACE_ID_BYTES,
   sanitizeWorkspaceId,
-  stageWorkspace,
+  stageFiles,
   StagingError,
   tempBase,
-  workspacePaths,
 } from "../../../src/mcp/simulate/workspace.ts";
 
 Deno.test("sanitizeWorkspaceId keeps [A-Za-z0-9_-], maps other bytes to _, caps at 64 bytes, never empty", () => {
@@ -35,52 +37,65 @@ Deno.test("isPlainFilePattern refuses separators and '..'", () => {
   }
 });
 
-Deno.test("workspacePaths lays the workspace out under <base>/bxp-mcp-sim/<sanitized id>", () => {
-  const p = workspacePaths("/t", "my id", "_cash.csv");
-  assert.deepEqual(p, {
-    simRoot: "/t/bxp-mcp-sim",
-    workspace: "/t/bxp-mcp-sim/my_id",
-    dataDir: "/t/bxp-mcp-sim/my_id/data",
-    configPath: "/t/bxp-mcp-sim/my_id/config.json",
-    tracePath: "/t/bxp-mcp-sim/my_id/trace.bxtb",
-    inputName: "input_cash.csv",
-    inputPath: "/t/bxp-mcp-sim/my_id/data/input_cash.csv",
-  });
+Deno.test("inputNameProblem: a plain name ending with file_pattern_in", () => {
+  assert.equal(inputNameProblem("statement_2024-01-01_2024-12-31.csv", ".csv"), null);
+  assert.equal(inputNameProblem(".csv", ".csv"), null);
+  for (const bad of ["", ".", "../a.csv", "a/b.csv", "a\\b.csv", "c:a.csv", "a\u0000.csv", "a..b.csv"]) {
+    assert.match(inputNameProblem(bad, ".csv") ?? "", /plain file name/, JSON.stringify(bad));
+  }
+  assert.match(inputNameProblem("x".repeat(252) + ".csv", ".csv") ?? "", /plain file name/, "over 255 bytes");
+  assert.match(
+    inputNameProblem("a.txt", ".csv") ?? "",
+    /must end with the template's file_pattern_in ".csv"/,
+  );
 });
 
-Deno.test("stageWorkspace wipes the previous run and writes config and input verbatim", async () => {
+Deno.test("createWorkspace: a fresh 0700 folder per call under a checked scratch folder; files staged exclusively", async () => {
   const tmp = await Deno.makeTempDir();
   try {
-    const paths = workspacePaths(tmp, "w", ".csv");
-    await Deno.mkdir(paths.dataDir, { recursive: true });
-    await Deno.writeTextFile(join(paths.dataDir, "old.out"), "x");
-    await Deno.writeTextFile(paths.tracePath, "x");
-    await stageWorkspace(paths, "{ a: 1 }", new TextEncoder().encode("h\n1\n"));
-    assert.equal(await Deno.readTextFile(paths.configPath), "{ a: 1 }");
-    assert.equal(await Deno.readTextFile(paths.inputPath), "h\n1\n");
-    assert.deepEqual([...Deno.readDirSync(paths.dataDir)].map((e) => e.name), ["input.csv"]);
-    assert.deepEqual([...Deno.readDirSync(paths.workspace)].map((e) => e.name).sort(), [
-      "config.json",
-      "data",
-    ]);
+    const simRoot = join(tmp, "bxp-mcp-sim");
+    const uid = await checkScratchRoot(simRoot);
+    assert.equal((await Deno.stat(simRoot)).mode! & 0o777, 0o700);
+    const a = await createWorkspace(simRoot, uid, "my run", "in.csv");
+    const b = await createWorkspace(simRoot, uid, "my run", "in.csv");
+    assert.notEqual(a.workspace, b.workspace);
+    assert.match(a.id, /^my_run-/);
+    assert.equal(a.workspace, join(simRoot, a.id));
+    assert.equal((await Deno.stat(a.workspace)).mode! & 0o777, 0o700);
+    await stageFiles(a, "{ a: 1 }", new TextEncoder().encode("h\n1\n"));
+    assert.equal(await Deno.readTextFile(a.configPath), "{ a: 1 }");
+    assert.equal(await Deno.readTextFile(join(a.dataDir, "in.csv")), "h\n1\n");
+    await assert.rejects(
+      stageFiles(a, "{}", new Uint8Array()),
+      (e: unknown) => e instanceof StagingError && e.detail === "config.json",
+      "never written over",
+    );
+    assert.deepEqual([...Deno.readDirSync(b.dataDir)], []);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
 });
 
-Deno.test("stageWorkspace fails closed on a symlinked workspace", async () => {
+Deno.test("checkScratchRoot refuses a symlink, a file, and a group/other-writable folder, naming it symbolically", async () => {
   const tmp = await Deno.makeTempDir();
   try {
     const target = join(tmp, "target");
     await Deno.mkdir(target);
-    const paths = workspacePaths(join(tmp, "base"), "w", ".csv");
-    await Deno.mkdir(paths.simRoot, { recursive: true });
-    await Deno.symlink(target, paths.workspace);
-    await assert.rejects(
-      stageWorkspace(paths, "{}", new Uint8Array()),
-      (e: unknown) => e instanceof StagingError && e.detail === paths.workspace && /symlink/.test(e.message),
-    );
-    assert.ok((await Deno.lstat(paths.workspace)).isSymlink, "the link is left alone");
+    await Deno.symlink(target, join(tmp, "link"));
+    await Deno.writeTextFile(join(tmp, "file"), "");
+    await Deno.mkdir(join(tmp, "open"));
+    await Deno.chmod(join(tmp, "open"), 0o775);
+    for (
+      const [name, why] of [["link", /symlink/], ["file", /not a folder/], ["open", /mode 775/]] as const
+    ) {
+      await assert.rejects(
+        checkScratchRoot(join(tmp, name)),
+        (e: unknown) =>
+          e instanceof StagingError && e.detail === "$TMPDIR/bxp-mcp-sim" && why.test(e.message),
+        name,
+      );
+    }
+    assert.deepEqual([...Deno.readDirSync(target)], []);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
