@@ -91,7 +91,7 @@ export function expressionFacts(src: string): ExpressionFacts {
 
 /**
  * Every problem found without evaluating: syntax, unknown functions (with `suggest`), argument
- * counts, literal indexes below 1 (`SplitPartBadIndex`), date formats with unknown letters
+ * counts, literal indexes below 1 or past a 64-bit integer (`SplitPartBadIndex`), date formats with unknown letters
  * (`DateFormatBadToken`), invalid regex literals (`BadRegexPattern`), number or boolean literals
  * where text is required (`StringExpected`), and out-of-range / malformed number literals.
  * Sorted by position; a syntax error is reported alone.
@@ -119,6 +119,11 @@ export function staticCheck(src: string): ExprError | null {
   return staticProblems(src)[0] ?? null;
 }
 
+/** Largest index bxp accepts (a 64-bit `usize`), and the signed 64-bit range it prints literals in. */
+const MAX_INDEX = 2n ** 64n - 1n;
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
 function checkNumberLiteral(text: string, off: number, len: number, out: ExprError[]): void {
   const parsed = parseDecimal(text);
   if (parsed === OVERFLOW) {
@@ -145,8 +150,10 @@ function checkCall(call: CallNode, out: ExprError[]): void {
     if (a.kind === "positive_integer" && arg.kind === "number") {
       const parsed = parseDecimal(arg.text);
       const whole = typeof parsed === "bigint" ? parsed / SCALE : null;
-      if (whole === null || whole < 1n) {
-        const shown = whole !== null && whole > -(2n ** 63n) ? whole.toString() : "0";
+      // As bxp's runtime index guard: below 1, or past a 64-bit index, the call is always "".
+      if (whole === null || whole < 1n || whole > MAX_INDEX) {
+        // bxp prints the literal when it fits a 64-bit signed integer, else 0.
+        const shown = whole !== null && whole >= I64_MIN && whole <= I64_MAX ? whole.toString() : "0";
         out.push(
           new ExprError(
             "SplitPartBadIndex",

@@ -34,6 +34,21 @@ Deno.test("static details name the problem and the place", () => {
   assert.equal(unknown.suggest, "LOOKUP");
   assert.deepEqual([unknown.off, unknown.len], [0, 7]);
   assert.equal(staticProblems("FIELDS(0) & SPLIT_PART('a', 'b', -2)").length, 2);
+  // Past a 64-bit index, as bxp's guard: printed as 0 when the literal does not fit a signed 64-bit integer.
+  const huge = validateExpression("SPLIT_PART('a/b', '/', 99999999999999999999)")!;
+  assert.deepEqual([huge.error, huge.detail, huge.off, huge.len], [
+    "SplitPartBadIndex",
+    'index argument is 1-based; literal 0 always returns ""',
+    23,
+    20,
+  ]);
+  assert.equal(staticCheck("FIELDS(18446744073709551616)")?.error, "SplitPartBadIndex"); // 2^64
+  assert.equal(staticCheck("FIELDS(18446744073709551615)"), null); // 2^64 - 1 still indexes
+  assert.equal(staticCheck("SPLIT_PART([A], '/', 9223372036854775807)"), null);
+  assert.match(
+    staticCheck("FIELDS(-9223372036854775808)")?.detail ?? "",
+    /literal -9223372036854775808 always/,
+  );
   assert.deepEqual(validateExpression("FIELDS(0)")?.toJSON(), {
     ok: false,
     error: "SplitPartBadIndex",
