@@ -311,6 +311,20 @@ export class ProjectRoot {
     return new ProjectRoot(real, identityOf(info), os);
   }
 
+  /** The root folder with the identity it had at startup; throws PathGuardError when it changed since. */
+  checkedRoot(): { path: string; id: Identity } {
+    let info: Deno.FileInfo | null = null;
+    try {
+      info = Deno.lstatSync(this.path);
+    } catch {
+      // reported below
+    }
+    if (info === null || !info.isDirectory || !sameIdentity(identityOf(info), this.#id)) {
+      throw new PathGuardError("changed", "Project root changed or disappeared since startup.", "");
+    }
+    return { path: this.path, id: identityOf(info) };
+  }
+
   /**
    * Check `path` against the root: the textual rules, then every existing component with `lstat` (a
    * symbolic link anywhere is refused, dangling ones included; folders must be folders), then the real
@@ -398,6 +412,51 @@ export class ProjectRoot {
     const fd = openVerified(walked, shown);
     try {
       return { relative: walked.relative, bytes: readBoundedSync(fd, options, shown) };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * The first `maxBytes` bytes of a regular, singly linked file inside the root, whatever its size, through
+   * the same checks as {@link ProjectRoot.readFile} (for previews). `size` is the file's size when opened.
+   */
+  async readHead(
+    path: string,
+    options: ReadOptions,
+  ): Promise<{ relative: string; bytes: Uint8Array; size: number; truncated: boolean }> {
+    const walked = await this.walk(path);
+    const shown = displayPath(walked.relative);
+    const info = walked.target;
+    if (info === null) {
+      throw new PathGuardError("not-found", `${options.what} file not found: ${shown}`, shown);
+    }
+    if (!info.isFile) throw new PathGuardError("not-regular", `Not a regular file: ${shown}`, shown);
+    if (info.nlink !== null && info.nlink > 1) {
+      throw new PathGuardError("hardlink", `File has other hard links; refusing to read it: ${shown}`, shown);
+    }
+    const fd = openVerified(walked, shown);
+    try {
+      const size = fs.fstatSync(fd).size;
+      const buffer = new Uint8Array(Math.min(options.maxBytes, Math.max(size, 0)) + 1);
+      let filled = 0;
+      while (filled < buffer.length) {
+        let n: number;
+        try {
+          n = fs.readSync(fd, buffer, filled, buffer.length - filled, null);
+        } catch {
+          throw new PathGuardError("unreadable", `Cannot read ${shown}`, shown);
+        }
+        if (n === 0) break;
+        filled += n;
+      }
+      const truncated = filled > options.maxBytes;
+      return {
+        relative: walked.relative,
+        bytes: buffer.slice(0, Math.min(filled, options.maxBytes)),
+        size,
+        truncated,
+      };
     } finally {
       fs.closeSync(fd);
     }
