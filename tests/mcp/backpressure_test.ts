@@ -1,0 +1,90 @@
+/**
+ * A client that writes many requests and reads nothing: bxp-mcp stops taking requests while its answers
+ * wait, so its memory stays bounded; once the client reads again, every answer arrives.
+ */
+import assert from "node:assert/strict";
+import { entryArgs } from "../_support/processes.ts";
+
+/** Requests whose answers (about 100 KiB each) would need several hundred MiB if they all queued. */
+const REQUESTS = 1_600;
+/** Generous: with backpressure the server stays near 110 MiB here; queuing every answer takes it near 300 MiB. */
+const RSS_BOUND_KIB = 200 * 1024;
+
+async function rssKiB(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+  assert.ok(match, "VmRSS in /proc status");
+  return Number(match[1]);
+}
+
+Deno.test({
+  name:
+    "a client that stops reading makes the server pause reading; memory stays bounded; all answers arrive",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const tmpDir = await Deno.makeTempDir({ prefix: "bxp-mcp-backpressure-" });
+    const child = new Deno.Command(Deno.execPath(), {
+      args: entryArgs("bxp-mcp"),
+      env: { TMPDIR: tmpDir },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    let stderr = "";
+    const stderrDone = (async () => {
+      for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
+    })();
+    try {
+      const lines = Array.from({ length: REQUESTS }, (_, i) =>
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: i + 1,
+          method: "tools/call",
+          params: { name: "bxp_docs", arguments: {} },
+        }) + "\n").join("");
+      // Written in the background: once the server stops reading, this write blocks on the full pipe.
+      const writer = child.stdin.getWriter();
+      const writing = writer.write(new TextEncoder().encode(lines)).then(() => writer.close());
+
+      // Wait (bounded by the test runner, not asserted) until the server says it paused reading.
+      while (!/reading paused/.test(stderr)) await new Promise((resolve) => setTimeout(resolve, 100));
+      const samples = [await rssKiB(child.pid)];
+      for (let i = 0; i < 10; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        samples.push(await rssKiB(child.pid));
+      }
+      const peak = Math.max(...samples);
+      assert.ok(
+        peak < RSS_BOUND_KIB,
+        `server RSS ${peak} KiB while the client does not read (samples ${samples})`,
+      );
+
+      // Now read: every request is answered, in full.
+      const ids = new Set<number>();
+      let pending = "";
+      const decoder = new TextDecoder();
+      for await (const chunk of child.stdout) {
+        pending += decoder.decode(chunk, { stream: true });
+        let nl: number;
+        while ((nl = pending.indexOf("\n")) !== -1) {
+          const message = JSON.parse(pending.slice(0, nl));
+          pending = pending.slice(nl + 1);
+          assert.equal(message.result?.isError, false, JSON.stringify(message).slice(0, 300));
+          ids.add(message.id);
+        }
+      }
+      await writing;
+      assert.equal(ids.size, REQUESTS);
+      assert.equal((await child.status).code, 0);
+    } finally {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+      await child.status;
+      await stderrDone;
+      await Deno.remove(tmpDir, { recursive: true }).catch(() => {});
+    }
+  },
+});
