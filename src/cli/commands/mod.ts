@@ -1,7 +1,7 @@
 /**
  * bxp-cli's other modes: commands that replace the conversion run when their flag is on the command line
  * (authoring helpers such as `--validate` or `--init`, the partition mode for distributed runs). One table:
- * adding a mode is adding an entry to {@link CLI_COMMANDS}; `main.ts` asks {@link findCommand} first and the
+ * adding a mode is adding an entry to {@link cliCommands}; `main.ts` asks {@link findCommand} first and the
  * usage text lists {@link commandsHelp}.
  *
  * @example
@@ -13,10 +13,12 @@
  */
 
 import { EVAL } from "./eval.ts";
+import { EXPLAIN } from "./explain.ts";
 import { FETCH_TEMPLATE } from "./fetch_template.ts";
 import { INIT } from "./init.ts";
 import { LIBRARY_RUN } from "./library_run.ts";
 import { LIST_TEMPLATES } from "./list_templates.ts";
+import { PREVIEW } from "./preview.ts";
 import { VALIDATE } from "./validate.ts";
 
 /** One alternative mode of bxp-cli. */
@@ -36,20 +38,18 @@ export interface CliCommand {
   when?(args: readonly string[]): boolean;
 }
 
-/** The modes, in usage-text order. */
-export const CLI_COMMANDS: readonly CliCommand[] = [
-  LIST_TEMPLATES,
-  FETCH_TEMPLATE,
-  INIT,
-  VALIDATE,
-  EVAL,
-  LIBRARY_RUN,
-];
+/**
+ * The modes, in usage-text order. A function, not a constant: the command modules import `args.ts`, which
+ * imports this module for the usage text, so the list is built on first use rather than at load time.
+ */
+export function cliCommands(): readonly CliCommand[] {
+  return [LIST_TEMPLATES, FETCH_TEMPLATE, INIT, VALIDATE, EVAL, PREVIEW, EXPLAIN, LIBRARY_RUN];
+}
 
 /** The command whose flag appears in `args` (as `--flag` or `--flag=value`), or null for a conversion run. */
 export function findCommand(
   args: readonly string[],
-  commands: readonly CliCommand[] = CLI_COMMANDS,
+  commands: readonly CliCommand[] = cliCommands(),
 ): CliCommand | null {
   for (const command of commands) {
     if (!args.some((a) => a === command.flag || a.startsWith(`${command.flag}=`))) continue;
@@ -59,7 +59,7 @@ export function findCommand(
 }
 
 /** The usage-text lines of the modes ("" when there are none). */
-export function commandsHelp(commands: readonly CliCommand[] = CLI_COMMANDS): string {
+export function commandsHelp(commands: readonly CliCommand[] = cliCommands()): string {
   if (commands.length === 0) return "";
   const rows = commands.map((c) =>
     `  ${(c.value === null ? c.flag : `${c.flag} ${c.value}`).padEnd(20)}${c.description}`

@@ -12,6 +12,7 @@ import type { DirProbe } from "../../config/check_cross.ts";
 import { reportOverall, runConversion } from "../../engine/run.ts";
 import { exitCodeOf, newStats } from "../../engine/stats.ts";
 import { NULL_TRACE, type TraceSink } from "../../engine/sinks.ts";
+import type { EngineFs } from "../../engine/host.ts";
 import { type CliOptions, isSafeCliPath } from "../args.ts";
 import { DenoEngineFs } from "../deno_fs.ts";
 import { CliReporter } from "../reporter.ts";
@@ -33,12 +34,21 @@ export function probeDir(base: string) {
   };
 }
 
+/** Where a config held as text runs: its folder, and the file system the engine uses there. */
+export interface RunPlace {
+  /** The folder `data_dir` is relative to (default: the working directory). */
+  base?: string;
+  /** The engine's file system (default: the real one at `base`). */
+  fs?: EngineFs;
+}
+
 /** Runs `text` as the config (labelled `label` in messages) with the command line's options. */
 export async function runConfigText(
   text: string,
   label: string,
   o: CliOptions,
   templateId: string | null,
+  place: RunPlace = {},
 ): Promise<number> {
   const out = new CliReporter({ quiet: o.quiet, trace: false, debug: o.debug, debugJson: o.debugJson });
   let trace: TraceSink = NULL_TRACE;
@@ -51,7 +61,7 @@ export async function runConfigText(
     traceOut = await TraceOut.open({ toStdout: false, file: o.traceFile });
     trace = traceOut;
   }
-  const base = Deno.cwd();
+  const base = place.base ?? Deno.cwd();
   const started = performance.now();
   const env = {
     reporter: out,
@@ -91,7 +101,7 @@ export async function runConfigText(
       templateId,
       dataOverride: o.data === null ? null : resolve(o.data),
       configLabel: label,
-    }, { ...env, fs: new DenoEngineFs(base) });
+    }, { ...env, fs: place.fs ?? new DenoEngineFs(base) });
     code = exitCodeOf(result.overall);
     summary = { fatal: result.aborted, templates: result.templates, messages: out.messages };
   }

@@ -1,0 +1,50 @@
+/**
+ * The config a command works on, as a run would pick it: `--config F`, else `./bxp-cli.json`, else the
+ * library template named by `--template` (see `library_run.ts`).
+ * @module
+ */
+
+import { dirname, resolve } from "node:path";
+import { DEFAULT_CONFIG, isSafeCliPath } from "../args.ts";
+import { findTemplate } from "../../templates/mod.ts";
+import { flagValue } from "./argv.ts";
+import { loadLibrary } from "./library_fs.ts";
+
+const CONFIG_MAX_BYTES = 1024 * 1024;
+
+/** A config's text, its label in messages and the folder its `data_dir` values are relative to. */
+export interface ConfigSource {
+  text: string;
+  label: string;
+  base: string;
+}
+
+/** Reads the config the command line names; an error is a message for stderr. */
+export async function configSource(args: readonly string[]): Promise<ConfigSource | { error: string }> {
+  const explicit = flagValue(args, "--config");
+  let path = explicit ?? DEFAULT_CONFIG;
+  if (explicit === null) {
+    let present = true;
+    try {
+      await Deno.stat(path);
+    } catch {
+      present = false;
+    }
+    const id = flagValue(args, "--template");
+    if (!present && id !== null) {
+      const t = findTemplate(loadLibrary(), id);
+      if (t !== undefined) return { text: t.text, label: `library:${id}`, base: Deno.cwd() };
+    }
+    path = DEFAULT_CONFIG;
+  }
+  if (path === "" || !isSafeCliPath(path)) return { error: `--config path rejected: '${path}'` };
+  try {
+    const info = await Deno.stat(path);
+    if (info.size > CONFIG_MAX_BYTES) return { error: `config '${path}' is over the 1 MiB limit` };
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(path));
+    return { text, label: path, base: dirname(resolve(path)) };
+  } catch (err) {
+    const why = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
+    return { error: `cannot read the config ${path}: ${why}` };
+  }
+}
