@@ -271,7 +271,8 @@ function createFolders(walked: WalkedPath, folders: { path: string; id: Identity
     const parent = folders[folders.length - 1].path;
     const folder = join(parent, walked.parts[i]);
     const here = displayPath(walked.parts.slice(0, i + 1).join("/"));
-    const changed = () => refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
+    const changed: () => never = () =>
+      refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
     if (!foldersUnchangedSync(folders)) changed();
     const temp = join(parent, `.${walked.parts[i]}.${nonce()}.bxp-tmpdir`);
     try {
