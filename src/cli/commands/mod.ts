@@ -61,8 +61,8 @@ export function findCommand(
 /** The usage-text lines of the modes ("" when there are none). */
 export function commandsHelp(commands: readonly CliCommand[] = cliCommands()): string {
   if (commands.length === 0) return "";
-  const rows = commands.map((c) =>
-    `  ${(c.value === null ? c.flag : `${c.flag} ${c.value}`).padEnd(20)}${c.description}`
-  );
+  const names = commands.map((c) => c.value === null ? c.flag : `${c.flag} ${c.value}`);
+  const width = Math.max(20, ...names.map((n) => n.length + 2));
+  const rows = commands.map((c, i) => `  ${names[i].padEnd(width)}${c.description}`);
   return `\nOther modes:\n${rows.join("\n")}\n`;
 }
