@@ -4,6 +4,7 @@
  * closed (a PathGuardError naming the path, nothing read).
  */
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
 import { join } from "node:path";
 import { makeBox } from "./_box.ts";
 import {
@@ -13,7 +14,9 @@ import {
   MAX_PATH_BYTES,
   PathGuardError,
   ProjectRoot,
+  protectedFolderIn,
   relativeParts,
+  verifyOpenedSync,
 } from "../../../src/mcp/security/paths.ts";
 
 const posix = Deno.build.os !== "windows";
@@ -242,4 +245,75 @@ Deno.test({
       await Deno.remove(box, { recursive: true });
     }
   },
+});
+
+Deno.test("protected folders are matched by whole name, case-insensitively", () => {
+  assert.equal(protectedFolderIn(["a", ".GIT", "hooks"]), ".GIT");
+  assert.equal(protectedFolderIn(["node_modules"]), "node_modules");
+  assert.equal(protectedFolderIn(["gitx", ".github", "vendor"]), null);
+});
+
+Deno.test("readHead reads a bounded prefix of a large file through the same guard", async () => {
+  const { box, root, outside } = await makeBox();
+  try {
+    await Deno.writeTextFile(join(root, "configs", "big.csv"), "x".repeat(5000));
+    const guard = await ProjectRoot.open(root);
+    const head = await guard.readHead("configs/big.csv", { maxBytes: 100, what: "CSV" });
+    assert.equal(head.bytes.length, 100);
+    assert.equal(head.size, 5000);
+    assert.equal(head.truncated, true);
+    const small = await guard.readHead("configs/ok.json5", { maxBytes: 100, what: "CSV" });
+    assert.equal(new TextDecoder().decode(small.bytes), "{ a: 1 }");
+    assert.equal(small.truncated, false);
+    if (posix) {
+      await Deno.symlink(outside, join(root, "evil"));
+      await assert.rejects(
+        guard.readHead("evil/secret.json", { maxBytes: 100, what: "CSV" }),
+        PathGuardError,
+      );
+    }
+  } finally {
+    await Deno.remove(box, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "verifyOpenedSync refuses a descriptor whose file is no longer the one the path names",
+  ignore: !posix,
+  async fn() {
+    const { box, root } = await makeBox();
+    try {
+      const file = join(root, "configs", "ok.json5");
+      const fd = fs.openSync(file, "r");
+      try {
+        const id = verifyOpenedSync(fd, [], file, null, "configs/ok.json5");
+        // Swap the file for another one under the same name: the descriptor is now a different object.
+        await Deno.writeTextFile(join(root, "configs", "other.json5"), "{}");
+        await Deno.rename(join(root, "configs", "other.json5"), file);
+        assert.throws(
+          () => verifyOpenedSync(fd, [], file, id, "configs/ok.json5"),
+          (e: unknown) => e instanceof PathGuardError && e.reason === "changed" && !e.message.includes(box),
+        );
+      } finally {
+        fs.closeSync(fd);
+      }
+    } finally {
+      await Deno.remove(box, { recursive: true });
+    }
+  },
+});
+
+Deno.test("a changed root is reported without the server's absolute path", async () => {
+  const { box, root } = await makeBox();
+  try {
+    const guard = await ProjectRoot.open(root);
+    await Deno.rename(root, join(box, "moved"));
+    await Deno.mkdir(root);
+    await assert.rejects(
+      guard.readText("configs/ok.json5", READ),
+      (e: unknown) => e instanceof PathGuardError && e.reason === "changed" && !e.message.includes(box),
+    );
+  } finally {
+    await Deno.remove(box, { recursive: true });
+  }
 });
