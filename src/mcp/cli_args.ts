@@ -1,7 +1,8 @@
 /**
  * bxp-mcp's command line: `--version`, `--help` / `-h`, or serve MCP on stdio with an optional fixed
- * project root (`--root DIR`, default the working directory) and opt-in project writes (`--allow-write`).
- * Both are fixed at startup; nothing on the wire can change them.
+ * project root (`--root DIR`; without it the client's single MCP root is used, never the working
+ * directory) and opt-in project writes (`--allow-write`, which needs `--root`). Both are fixed at
+ * startup; nothing on the wire can change them.
  *
  * @module
  */
@@ -15,7 +16,7 @@ export type McpCommand =
 
 /**
  * Parse bxp-mcp's arguments (without the program name). `root` is null when `--root` was not given (the
- * working directory is used).
+ * root then comes from the client's MCP roots, if it offers exactly one).
  *
  * @example
  * ```ts
