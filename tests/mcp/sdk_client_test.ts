@@ -6,18 +6,10 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CONFORMANCE_DIR, entryArgs } from "../_support/processes.ts";
+import { BXP_TOOLS } from "../../src/mcp/tools/catalog.ts";
 
-const TOOL_ORDER = [
-  "bxp_validate",
-  "bxp_validate_expr",
-  "bxp_eval",
-  "bxp_eval_batch",
-  "bxp_eval_trace",
-  "bxp_docs",
-  "bxp_list_templates",
-  "bxp_fetch_template",
-  "bxp_simulate",
-];
+/** The tools a server without --allow-write lists, in catalog order. */
+const TOOL_ORDER = BXP_TOOLS.filter((t) => !t.requiresWrite).map((t) => t.name);
 
 interface TextResult {
   content: { type: string; text: string }[];
@@ -40,7 +32,8 @@ async function connect(tmpDir: string) {
 }
 
 Deno.test({
-  name: "the SDK client lists the nine tools and calls every one with schema-valid structured content",
+  name:
+    "the SDK client lists the catalog tools and calls the nine core ones with schema-valid structured content",
   ignore: CONFORMANCE_DIR === null,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -55,6 +48,10 @@ Deno.test({
       const { tools } = await client.listTools() as { tools: { name: string; outputSchema?: unknown }[] };
       assert.deepEqual(tools.map((t) => t.name), TOOL_ORDER);
       const byName = new Map(tools.map((t) => [t.name, t]));
+      // The protocol layer passes each catalog schema through untouched (required lists included).
+      for (const tool of BXP_TOOLS.filter((t) => !t.requiresWrite)) {
+        assert.deepEqual(byName.get(tool.name)?.outputSchema, tool.outputSchema, `${tool.name} outputSchema`);
+      }
       assert.ok(byName.get("bxp_simulate")!.outputSchema, "bxp_simulate declares an output schema");
       assert.equal(byName.get("bxp_eval_trace")!.outputSchema, undefined);
 

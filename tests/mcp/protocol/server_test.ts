@@ -716,3 +716,25 @@ Deno.test("a switched-off tool is not listed, and a call to it says why instead 
   const unknown = await one(server, toolCall(3, "other", {}));
   assert.equal(unknown.error.message, "Unknown tool");
 });
+
+Deno.test("tools/list passes input and output schemas through verbatim, required fields included", async () => {
+  const server = new McpServer({ name: "t", version: "1" });
+  const outputSchema = {
+    type: "object",
+    properties: { ok: { type: "boolean" }, value: { type: "string" } },
+    required: ["ok"],
+    additionalProperties: false,
+  };
+  const inputSchema = { type: "object", properties: { x: { type: "string" } }, required: ["x"] };
+  server.addTool({
+    name: "typed",
+    description: "Typed answers.",
+    inputSchema,
+    outputSchema,
+    allowStructured: true,
+    handler: () => ({ text: '{"ok":true}' }),
+  });
+  const listed = (await one(server, request(1, "tools/list"))).result.tools[0];
+  assert.deepEqual(listed.outputSchema, outputSchema);
+  assert.deepEqual(listed.inputSchema, inputSchema);
+});
