@@ -139,7 +139,9 @@ export function buildLibrary(files: readonly LibraryFile[]): TemplateLibrary {
       continue;
     }
     if (entry.id !== m[1]) {
-      problems.push(`skipped ${f.origin}: declares template '${entry.id}' but the file is named for '${m[1]}'`);
+      problems.push(
+        `skipped ${f.origin}: declares template '${entry.id}' but the file is named for '${m[1]}'`,
+      );
       continue;
     }
     byId.set(entry.id, entry);
