@@ -132,9 +132,10 @@ export function readEnvQuietly(name: string): string | undefined {
 }
 
 /**
- * `command` with V8's old-space heap capped at `mib` MiB. Under `deno run` the cap is a `--v8-flags`
- * argument; a compiled bxp-cli cannot take Deno flags, so `DENO_V8_FLAGS` in the child's environment carries
- * it (Deno reads that variable at start-up, compiled binaries included).
+ * `command` with V8's old-space heap capped at `mib` MiB (per isolate: bxp-cli's one block worker has its
+ * own). Under `deno run` the cap is a `--v8-flags` argument (and `DENO_V8_FLAGS`, which `deno run` also
+ * honours); a compiled bxp-cli cannot take Deno flags, so `DENO_V8_FLAGS` in the child's environment is the
+ * only carrier there. A child over the cap dies with V8's out-of-memory abort, reported as a failed run.
  *
  * @example
  * ```ts
