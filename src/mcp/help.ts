@@ -14,6 +14,7 @@ import {
   WRITE_TOOL_NAME,
 } from "./tools/catalog.ts";
 import { EVAL_TIME_LIMIT_MS } from "./tools/eval_pool.ts";
+import { AUTHORING_TOOLS } from "./tools/authoring_tools.ts";
 
 /** The machine name in serverInfo and in `--version`. */
 export const SERVER_NAME = "bxp-mcp";
@@ -37,7 +38,10 @@ export function versionText(): string {
  */
 export function serverInstructions(tools: readonly BxpTool[] = BXP_TOOLS): string {
   const named = (names: string[]) => names.filter((n) => tools.some((t) => t.name === n));
-  const extra = tools.map((t) => t.name).filter((n) => !BXP_OWN_TOOLS.has(n) && n !== WRITE_TOOL_NAME);
+  const authoringNames = new Set(AUTHORING_TOOLS.map((t) => t.name));
+  const others = tools.map((t) => t.name).filter((n) => !BXP_OWN_TOOLS.has(n) && n !== WRITE_TOOL_NAME);
+  const extra = others.filter((n) => !authoringNames.has(n));
+  const authoring = others.filter((n) => authoringNames.has(n));
   const write = named([WRITE_TOOL_NAME]);
   return [
     "bxp-mcp authors, checks and runs bxp-cli conversion configs (JSON5): CSV exports in, the exact CSV " +
@@ -45,7 +49,8 @@ export function serverInstructions(tools: readonly BxpTool[] = BXP_TOOLS): strin
     "Workflow: call bxp_docs first to learn the expression and config language (narrow it with section " +
     "or name). " +
     (extra.length > 0 ? `Look at the project and its sample files with ${extra.join(", ")}. ` : "") +
-    "Start from an existing config (bxp_list_templates, then bxp_fetch_template) or draft one; check it " +
+    "Start from an existing config (bxp_list_templates, then bxp_fetch_template) or draft one" +
+    (authoring.length > 0 ? ` (${authoring.join(", ")} drafts one from a sample)` : "") + "; check it " +
     "with bxp_validate (read its verdict: ok, counts, findings with paths) and single expressions with " +
     "bxp_validate_expr; compute values with bxp_eval or bxp_eval_batch (both take maps and lookups); use " +
     "bxp_eval_trace to debug an expression call by call; then use bxp_simulate to verify a finished config " +

@@ -20,7 +20,7 @@ import { checkArguments } from "./arg_check.ts";
 import { answerBytes, budgetOf, overBudget, withMaxBytes } from "./budget.ts";
 import { docsAnswer } from "./docs_filter.ts";
 import type { EvalJob } from "./eval_jobs.ts";
-import { EVAL_TIME_LIMIT_MS, sharedEvalPool } from "./eval_pool.ts";
+import { EVAL_TIME_LIMIT_MS, type EvalPool, sharedEvalPool } from "./eval_pool.ts";
 import {
   BATCH_SCHEMA,
   DOCS_SECTIONS,
@@ -226,11 +226,15 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       'object per line: a {"fn","src_start","src_end","value"} line for each call as the engine evaluates ' +
       'it, innermost first, then a last line {"t":"final","value":"..."} on success or ' +
       '{"t":"error","error","detail","off","len"} on failure. Use it to debug how a complex expression ' +
-      "arrives at its value, beyond bxp_eval's final answer. " + TIME_LIMIT_NOTE,
+      "arrives at its value, beyond bxp_eval's final answer. Takes maps and lookups as bxp_eval does. " +
+      TIME_LIMIT_NOTE,
     inputSchema: objectSchema({
       expr: stringProp("The expression text."),
       headers: ROW_HEADERS,
       fields: ROW_FIELDS,
+      maps: MAPS_PROP,
+      lookups: LOOKUPS_PROP,
+      single_prepass_name: SINGLE_PREPASS_PROP,
     }, ["expr"]),
     allowStructured: false,
     annotations: READ_ONLY,
@@ -240,7 +244,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       if (typeof expr !== "string") return expr;
       const given = row(args, call);
       if ("text" in given) return given;
-      return await evaluate({ kind: "eval_trace", expr, ...given }, call, context);
+      return await evaluate({ kind: "eval_trace", expr, ...given, ...extras(args) }, call, context);
     },
   },
   {
@@ -336,7 +340,7 @@ export function registerBxpTools(
   tools: readonly BxpTool[] = BXP_TOOLS,
 ): void {
   const bound: ToolContext = { ...context, evalPool: context.evalPool ?? sharedEvalPool() };
-  if (tools.some((t) => EVAL_TOOLS.has(t.name))) bound.evalPool?.warm();
+  if (tools.some((t) => EVAL_TOOLS.has(t.name))) warmSoon(bound.evalPool!);
   for (const tool of tools) {
     if (tool.requiresWrite && !context.allowWrite) continue;
     const inputSchema = listedInputSchema(tool);
@@ -359,6 +363,19 @@ export function registerBxpTools(
       },
     });
   }
+}
+
+/**
+ * How long after registration the evaluation workers start loading. Starting them at once would make
+ * them compete with the session's own startup for the CPU (the `initialize` answer came about twice as
+ * late on two cores); a call that comes earlier starts them itself.
+ */
+const WARM_DELAY_MS = 300;
+
+/** Warm `pool` a little later, without keeping the process alive for it. */
+function warmSoon(pool: EvalPool): void {
+  const timer = setTimeout(() => pool.warm(), WARM_DELAY_MS);
+  Deno.unrefTimer(timer);
 }
 
 /** The tools whose work runs on the evaluation pool. */

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { evalBatch, evalExpr, evalTrace, validateExprJson } from "../../inspect/mod.ts";
+import { evalBatch, evalExpr, type EvalOptions, evalTrace, validateExprJson } from "../../inspect/mod.ts";
+
 import { annotateOutcome } from "../../config/annotate.ts";
 import { outcomeDiagnostics, validateConfig } from "../../config/validate.ts";
 import type { Diagnostic } from "../../config/diagnostic.ts";
@@ -58,8 +59,23 @@ export interface EvalOutcome {
   verdict?: Verdict;
 }
 
-const hasExtras = (job: EvalExtras) =>
-  job.maps !== undefined || job.lookups !== undefined || job.single_prepass_name !== undefined;
+/** The maps / lookups of a job, or null when it names none (the plain bxp path). */
+function optionsOf(job: EvalExtras): EvalOptions | null {
+  if (job.maps === undefined && job.lookups === undefined && job.single_prepass_name === undefined) {
+    return null;
+  }
+  return { maps: job.maps, lookups: job.lookups, single_prepass_name: job.single_prepass_name };
+}
+
+/** A malformed maps / lookups option is a tool failure with bxp's wording, not a crash. */
+function withOptions(run: () => EvalOutcome): EvalOutcome {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof TypeError) return { text: `error: ${error.message}`, isError: true };
+    throw error;
+  }
+}
 
 /**
  * Run one job.
@@ -74,12 +90,13 @@ export function runEvalJob(job: EvalJob): EvalOutcome {
     case "validate_expr":
       return { text: validateExprJson(job.expr) };
     case "eval":
-      return hasExtras(job) ? evalWithExtras(job) : { text: evalExpr(job.expr, job.headers, job.fields) };
-    case "eval_trace": {
-      const traced = evalTrace(job.expr, job.headers, job.fields);
-      // The error sentinel is part of the answer: the trace itself was produced.
-      return { text: traced.errorJson === null ? traced.lines : `${traced.lines}${traced.errorJson}\n` };
-    }
+      return withOptions(() => ({ text: evalExpr(job.expr, job.headers, job.fields, optionsOf(job)) }));
+    case "eval_trace":
+      return withOptions(() => {
+        const traced = evalTrace(job.expr, job.headers, job.fields, optionsOf(job));
+        // The error sentinel is part of the answer: the trace itself was produced.
+        return { text: traced.errorJson === null ? traced.lines : `${traced.lines}${traced.errorJson}\n` };
+      });
     case "eval_batch": {
       const result = evalBatch(job.request);
       return result.errorMessage === undefined
@@ -89,28 +106,6 @@ export function runEvalJob(job: EvalJob): EvalOutcome {
     case "validate":
       return validate(job.text, job.label);
   }
-}
-
-/**
- * bxp_eval with maps or lookups: the batch evaluator over one expression (it owns the parsing of maps and
- * lookups), answering the one result's JSON, which has bxp_eval's shape.
- */
-function evalWithExtras(job: Extract<EvalJob, { kind: "eval" }>): EvalOutcome {
-  const request: Record<string, unknown> = {
-    headers: job.headers ?? [],
-    fields: job.fields ?? [],
-    exprs: [job.expr],
-  };
-  if (job.maps !== undefined) request.maps = job.maps;
-  if (job.lookups !== undefined) request.lookups = job.lookups;
-  if (job.single_prepass_name !== undefined) request.single_prepass_name = job.single_prepass_name;
-  const result = evalBatch(request);
-  if (result.errorMessage !== undefined) return { text: `error: ${result.errorMessage}`, isError: true };
-  const json = result.json;
-  // `{"results":[<one result>]}`: cut the one result out verbatim (no re-serialisation).
-  const prefix = '{"results":[';
-  if (!json.startsWith(prefix) || !json.endsWith("]}")) throw new Error("unexpected eval_batch answer");
-  return { text: json.slice(prefix.length, -2) };
 }
 
 /** bxp_validate: what `annotateConfig` answers, from one validation pass that also gives the verdict. */

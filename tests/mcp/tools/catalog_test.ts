@@ -52,22 +52,41 @@ const CONFIG = `{
   },
 }`;
 
-Deno.test("the catalog has bxp's nine tools in bxp's order plus bxp_write_config, structured output everywhere but eval_trace and docs", () => {
-  assert.deepEqual(BXP_TOOLS.map((t) => t.name), [
-    "bxp_validate",
-    "bxp_validate_expr",
-    "bxp_eval",
-    "bxp_eval_batch",
-    "bxp_eval_trace",
-    "bxp_docs",
-    "bxp_list_templates",
-    "bxp_fetch_template",
-    "bxp_simulate",
-    "bxp_write_config",
-  ]);
+const BXP_NINE = [
+  "bxp_validate",
+  "bxp_validate_expr",
+  "bxp_eval",
+  "bxp_eval_batch",
+  "bxp_eval_trace",
+  "bxp_docs",
+  "bxp_list_templates",
+  "bxp_fetch_template",
+  "bxp_simulate",
+];
+
+Deno.test("the catalog starts with bxp's nine tools in bxp's order and ends with bxp_write_config; every schema is exact", () => {
+  assert.deepEqual(BXP_TOOLS.slice(0, 9).map((t) => t.name), BXP_NINE);
+  assert.equal(BXP_TOOLS.at(-1)!.name, "bxp_write_config");
+  assert.deepEqual(
+    [
+      "bxp_validate",
+      "bxp_validate_expr",
+      "bxp_eval",
+      "bxp_eval_batch",
+      "bxp_eval_trace",
+      "bxp_docs",
+      "bxp_list_templates",
+      "bxp_fetch_template",
+      "bxp_simulate",
+      "bxp_write_config",
+    ].filter((name) => BXP_TOOLS.some((t) => t.name === name)).length,
+    10,
+  );
   assert.deepEqual(BXP_TOOLS.filter((t) => t.requiresWrite).map((t) => t.name), ["bxp_write_config"]);
   for (const tool of BXP_TOOLS) {
-    assert.equal(tool.allowStructured, !["bxp_eval_trace", "bxp_docs"].includes(tool.name), tool.name);
+    if (BXP_NINE.includes(tool.name)) {
+      assert.equal(tool.allowStructured, !["bxp_eval_trace", "bxp_docs"].includes(tool.name), tool.name);
+    }
     assert.equal(tool.inputSchema.type, "object");
     assert.equal(tool.inputSchema.additionalProperties, false, `${tool.name}: exact input schema`);
     assert.ok(tool.description.length > 40 && tool.title.length > 0, tool.name);
@@ -76,7 +95,12 @@ Deno.test("the catalog has bxp's nine tools in bxp's order plus bxp_write_config
       assert.ok(Array.isArray(required) && required.length > 0, `${tool.name}: outputSchema names required`);
     }
   }
-  const required = Object.fromEntries(BXP_TOOLS.map((t) => [t.name, t.inputSchema.required]));
+  const required = Object.fromEntries(
+    BXP_TOOLS.filter((t) => [...BXP_NINE, "bxp_write_config"].includes(t.name)).map((t) => [
+      t.name,
+      t.inputSchema.required,
+    ]),
+  );
   assert.deepEqual(required, {
     bxp_validate: undefined,
     bxp_validate_expr: ["expr"],
@@ -240,6 +264,8 @@ Deno.test("the expression tools answer bxp's shapes; domain failures keep isErro
   assert.deepEqual(JSON.parse(batch.text), {
     results: [{ ok: true, value: "14" }, { ok: true, value: "b" }],
   });
+  const traced = await call("bxp_eval_trace", { expr: "REMAP('a', 'm')", maps: { m: { a: "b" } } });
+  assert.deepEqual(JSON.parse(traced.text.trimEnd().split("\n").at(-1)!), { t: "final", value: "b" });
   const trace = await call("bxp_eval_trace", { expr: "NOPE()" });
   assert.equal(trace.isError, false);
   assert.equal(trace.structured, undefined);
