@@ -81,7 +81,7 @@ Deno.test({
     let flips = 0;
     const answers: Wire[] = [];
     try {
-      const ROUNDS = 80;
+      const ROUNDS = Number(Deno.env.get("BXP_RACE_ROUNDS") ?? 80);
       for (let round = 0; round < ROUNDS; round++) {
         const calls: [string, string, Record<string, unknown>][] = [
           [`r${round}`, "bxp_fetch_template", { path: "sub/cfg.json5", id: "t" }],
