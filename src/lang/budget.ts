@@ -14,8 +14,8 @@
  *   search strings it tries. Error: `WorkLimitExceeded`.
  *
  * Sizes are checked where strings are built, never per character, so the engine's hot path pays an
- * addition and a comparison per call. The counter is module state: evaluation is synchronous and each
- * worker thread has its own copy.
+ * addition and a comparison per call or column read. The counter is module state: evaluation is
+ * synchronous and each worker thread has its own copy.
  *
  * @example
  * ```ts
@@ -34,10 +34,10 @@ export const MAX_VALUE_CHARS = 32 * 1024 * 1024;
 export const MAX_EVAL_WORK = 128 * 1024 * 1024;
 
 /**
- * The running evaluation's account: `used` so far of `limit`; `last` is what the most recent
- * top-level evaluation spent (read by per-request budgets).
+ * The running evaluation's account: `used` so far of `limit`. A compiled expression resets `used` as it
+ * starts evaluating (evaluations do not nest), so right after one `used` is what it spent.
  */
-export const meter = { used: 0, limit: MAX_EVAL_WORK, last: 0 };
+export const meter = { used: 0, limit: MAX_EVAL_WORK };
 
 /** `ResultTooLarge` for a value of `chars` characters built by `what`. */
 export function resultTooLarge(what: string, chars: number, off = 0, len = 0): ExprError {
@@ -74,9 +74,8 @@ export function built(s: string, what: string, off = 0, len = 0): string {
 }
 
 /**
- * Run `fn` as one evaluation with its own account of `limit` units (the caller's account is restored
- * afterwards, so nested evaluations do not mix). Returns the value and the units spent; rethrows
- * whatever `fn` throws.
+ * Run `fn` with its own account of `limit` units, restoring the caller's account afterwards (constant
+ * folding at compile time uses this). Returns the value and the units spent; rethrows what `fn` throws.
  */
 export function metered<T>(limit: number, fn: () => T): { value: T; work: number } {
   const savedUsed = meter.used;
@@ -84,15 +83,15 @@ export function metered<T>(limit: number, fn: () => T): { value: T; work: number
   meter.used = 0;
   meter.limit = limit;
   try {
-    return { value: fn(), work: meter.used };
+    const value = fn();
+    return { value, work: meter.used };
   } finally {
-    meter.last = meter.used;
     meter.used = savedUsed;
     meter.limit = savedLimit;
   }
 }
 
-/** Units spent by the most recent completed (or failed) top-level evaluation. */
+/** Units spent by the evaluation that ran last (read right after it, successful or not). */
 export function lastEvaluationWork(): number {
-  return meter.last;
+  return meter.used;
 }

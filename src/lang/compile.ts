@@ -89,29 +89,22 @@ export function compileExpressionGeneral(src: string): CompiledExpr {
 function compileWith(src: string, fast: boolean): CompiledExpr {
   const ast = parseExpression(src);
   const tree: Evaluator = ast === null ? () => "" : new Builder(fast, ast).build(ast);
-  // Every evaluation gets a fresh work account (see budget.ts); the caller's is restored after.
-  const root: Evaluator = (ctx) => {
-    const savedUsed = meter.used;
-    const savedLimit = meter.limit;
-    meter.used = 0;
-    meter.limit = MAX_EVAL_WORK;
-    try {
-      return tree(ctx);
-    } finally {
-      meter.last = meter.used;
-      meter.used = savedUsed;
-      meter.limit = savedLimit;
-    }
-  };
+  // Each evaluation starts a fresh work account (see budget.ts). Evaluations do not nest, so a reset is
+  // all it takes; `meter.used` then tells what the evaluation spent.
   return {
     source: src,
     evaluate(ctx: EvalContext): string {
-      const v = root(ctx);
+      meter.used = 0;
+      const v = tree(ctx);
       return typeof v === "string" ? canonicalNumericString(v) : valueToString(v);
     },
-    evaluateValue: root,
+    evaluateValue(ctx: EvalContext): Value {
+      meter.used = 0;
+      return tree(ctx);
+    },
     evaluateBool(ctx: EvalContext): boolean {
-      return toBool(root(ctx));
+      meter.used = 0;
+      return toBool(tree(ctx));
     },
   };
 }
@@ -319,12 +312,13 @@ class Builder {
   /** Evaluate a constant sub-expression at compile time, on the compilation's fold account. */
   #foldEval(general: Evaluator): Value {
     const limit = MAX_EVAL_WORK - this.#foldWork;
-    const savedLast = meter.last;
+    let spent = limit;
     try {
-      return metered(limit, () => general(FOLD_CONTEXT)).value;
+      const { value, work } = metered(limit, () => general(FOLD_CONTEXT));
+      spent = work;
+      return value;
     } finally {
-      this.#foldWork += meter.last;
-      meter.last = savedLast;
+      this.#foldWork += spent; // a failed fold counts as having spent what was left
     }
   }
 
