@@ -1,7 +1,7 @@
 /**
  * Fuzzing the expression language: generated expressions (grammar-shaped, from the real function table),
- * mutated corpus lines, deep nesting and long inputs. compileExpression, evaluate and validateExpression
- * may only ever throw ExprError, and never take long.
+ * mutated corpus lines, deep nesting, long inputs and text that grows. compileExpression, evaluate and
+ * validateExpression may only ever throw ExprError, and never take long.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -20,7 +20,9 @@ import { fuzzParams, mutated, nastyText, withinTime } from "./_fuzz.ts";
 const corpus: string[] = [
   "IF([Qty] > 0, ROUND([Price] * [Qty], 2), '')",
   "DATE_CONVERT([Date], 'YYYY-MM-DD', 'DD.MM.YYYY')",
-  "SPLIT_PART(UPPER(TRIM([Name])), ' ', 1) & '-' & $a",
+  "SPLIT_PART(UPPER(TRIM([Name])), ' ', 1) & '-' & [$a]",
+  "ISEMPTY($date)", // a $variable: UnexpectedChar
+  "UPPER([Name]) & 'x", // unterminated
   ...(CONFORMANCE_DIR === null ? [] : Deno.readTextFileSync(
     new URL("scripts/test-06-expr-corpus.txt", CONFORMANCE_DIR),
   ).split("\n")
@@ -31,8 +33,8 @@ const corpus: string[] = [
 
 const ROW: EvalContext = {
   ...emptyContext(),
-  columns: new Map([["Price", 0], ["Qty", 1], ["Date", 2], ["Name", 3]]),
-  fields: ["1,234.50", "-3", "2024-02-29", "  Ünïcode 😀 "],
+  columns: new Map([["Price", 0], ["Qty", 1], ["Date", 2], ["Name", 3], ["$a", 4]]),
+  fields: ["1,234.50", "-3", "2024-02-29", "  Ünïcode 😀 ", "7"],
   vars: new Map([["$a", "7"], ["$b", ""]]),
   maps: new Map([["m", new Map([["a", "b"]])]]),
   filename: "input",
@@ -67,11 +69,12 @@ const literal = fc.oneof(
   fc.integer({ min: -1e6, max: 1e6 }).map(String),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => String(d)),
   fc.constantFrom("0", "1e400", "-0", "99999999999999999999999999999", "0.000000000001", "1.5", ".5"),
-  fc.string({ maxLength: 8 }).map((s) => `'${s.replaceAll("'", "''")}'`),
+  // Quotes inside are dropped: the language has no escape, and `'a''b'` is two literals (refused).
+  fc.string({ maxLength: 8 }).map((s) => `'${s.replaceAll("'", "")}'`),
   fc.constantFrom("TRUE", "FALSE", "''", "'2024-01-31'", "'%Y'", "'YYYY-MM-DD'", "'.*'", "'('"),
 );
 const reference = fc.oneof(
-  fc.constantFrom("[Price]", "[Qty]", "[Date]", "[Name]", "[Missing]", "$a", "$b", "$zz"),
+  fc.constantFrom("[Price]", "[Qty]", "[Date]", "[Name]", "[Missing]", "[$a]", "[$b]", "$zz"),
   fc.string({ maxLength: 5 }).map((s) => `[${s}]`),
 );
 const names = FUNCTIONS.map((f) => f.name);
@@ -132,4 +135,37 @@ Deno.test("lang caps: deep nesting and long inputs end in a clear ExprError, not
   assert.ok(deep instanceof ExprError);
   assert.match(`${deep.message} ${deep.detail}`, /nested too deeply \(more than 256 levels\)/);
   assert.equal(validateExpression("(".repeat(200) + "1" + ")".repeat(200)), null, "256 levels are fine");
+});
+
+/** Expressions whose text grows: nested REPLACE that multiplies, padding, concatenation of copies. */
+const growing: fc.Arbitrary<string> = fc.letrec((tie) => ({
+  expr: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constantFrom("[Name]", "'a'", "LPAD('', 65535, 'a')", "RPAD([Name], 40000, 'ab')"),
+    tie("expr").map((e) => `REPLACE(${e}, 'a', 'aaaaaaaaaa')`),
+    tie("expr").map((e) => `UPPER(${e})`),
+    fc.tuple(tie("expr"), tie("expr")).map(([a, b]) => `${a} & ${b}`),
+    tie("expr").map((e) => `LEN(${e})`),
+  ),
+})).expr;
+
+Deno.test("fuzz lang: growing text ends in a value or a budget error, never an out-of-memory", () => {
+  fc.assert(
+    fc.property(growing, (src) => {
+      try {
+        const out = compileExpression(src).evaluate(ROW);
+        assert.ok(out.length <= 32 * 1024 * 1024);
+      } catch (error) {
+        if (!(error instanceof ExprError)) throw error;
+        // Budgets, or a template mistake the generator makes (UPPER of LEN's number: StringExpected).
+        assert.ok(
+          ["ResultTooLarge", "WorkLimitExceeded", "ExpressionTooDeep", "StringExpected"].includes(
+            error.error,
+          ),
+          `${error.error}: ${src.slice(0, 120)}`,
+        );
+      }
+    }),
+    fuzzParams(60),
+  );
 });
