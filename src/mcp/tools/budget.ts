@@ -29,13 +29,14 @@ export const MAX_BYTES_PROP: JsonSchema = {
     "a larger answer is refused with its size and how to narrow the request.",
 };
 
-/** `schema` with the `max_bytes` property added (a new object; the catalog entry stays as written). */
+/**
+ * `schema` with the `max_bytes` property added (a new object; the catalog entry stays as written). An
+ * entry that declares its own `max_bytes` (a tool that trims itself to a narrower range) keeps it.
+ */
 export function withMaxBytes(schema: JsonSchema): JsonSchema {
-  const properties = {
-    ...(schema.properties as Record<string, JsonSchema> ?? {}),
-    max_bytes: MAX_BYTES_PROP,
-  };
-  return { ...schema, properties };
+  const properties = schema.properties as Record<string, JsonSchema> | undefined ?? {};
+  if (Object.hasOwn(properties, "max_bytes")) return schema;
+  return { ...schema, properties: { ...properties, max_bytes: MAX_BYTES_PROP } };
 }
 
 /** The budget of a checked call: its `max_bytes`, or the default. */
