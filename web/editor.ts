@@ -96,11 +96,23 @@ export function createEditor(
     const word = ctx.matchBefore(/[A-Za-z_$][\w$]*/);
     if (word === null && !ctx.explicit) return null;
     const line = ctx.state.doc.lineAt(ctx.pos);
+    const before = line.text.slice(0, ctx.pos - line.from);
     const inString = insideString(line.text, ctx.pos - line.from);
     const from = word?.from ?? ctx.pos;
-    return inString
-      ? { from, options: fnOptions, validFor: /^[A-Za-z_]*$/ }
-      : { from, options: keyOptions, validFor: /^[\w$]*$/ };
+    if (inString) {
+      // The value of a key with a fixed set of words (`file_type_in: "c|"`) completes to those words.
+      const valueOf = /["']?([\w]+)["']?\s*:\s*["']([\w]*)$/.exec(before);
+      const words = valueOf === null ? null : keyDocs.get(valueOf[1])?.enum_values;
+      if (words) {
+        return {
+          from: ctx.pos - valueOf![2].length,
+          options: words.map((w) => ({ label: w, type: "enum", detail: valueOf![1] })),
+          validFor: /^\w*$/,
+        };
+      }
+      return { from, options: fnOptions, validFor: /^[A-Za-z_]*$/ };
+    }
+    return { from, options: keyOptions, validFor: /^[\w$]*$/ };
   };
 
   const hover = hoverTooltip((view, pos) => {

@@ -219,6 +219,25 @@ Deno.test({
         assert.ok(options.includes("DATE_CONVERT"), JSON.stringify(options));
         await page.keyboard.press("Escape");
 
+        // Inside the value of a key with fixed words, the words are offered.
+        await page.evaluate(() => {
+          // deno-lint-ignore no-explicit-any
+          const view = (globalThis as any).bxpPlayground.editor();
+          const text = view.state.doc.toString();
+          const pos = text.indexOf('csv_text_quote_out: "') + 'csv_text_quote_out: "'.length;
+          view.dispatch({
+            changes: { from: pos, to: pos + "double".length, insert: "" },
+            selection: { anchor: pos },
+          });
+          view.focus();
+        });
+        await page.keyboard.type("s");
+        await page.waitForFunction(
+          `[...document.querySelectorAll(".cm-completionLabel")].some((e) => e.textContent === "single")`,
+          WAIT,
+        );
+        await page.keyboard.press("Escape");
+
         // Hover docs: the mouse over a function name inside an expression shows its signature.
         const where = await page.evaluate(() => {
           // deno-lint-ignore no-explicit-any
