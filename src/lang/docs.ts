@@ -78,7 +78,8 @@ const TOKENS = [
   {
     kind: "inputVar",
     syntax: "$variable",
-    description: "Current value of a variable defined in input_schema.",
+    description:
+      "A config variable: an input_schema key, an output_schema value, a row_rules override key. Not an expression token: `$name` inside an expression is UnexpectedChar (expressions see columns; repeat the expression, or use the column).",
   },
   {
     kind: "string",
