@@ -102,7 +102,7 @@ export class EvalPool {
   constructor(options: EvalPoolOptions = {}) {
     this.#size = Math.max(1, options.size ?? EVAL_POOL_SIZE);
     this.#timeLimitMs = options.timeLimitMs ?? EVAL_TIME_LIMIT_MS;
-    this.#log = options.log ?? (() => {});
+    this.#log = options.log ?? logToStderr;
     this.#workerUrl = options.workerUrl ?? new URL("./eval_worker.ts", import.meta.url);
     this.#narrow = options.narrowPermissions ?? inSandboxedSession();
   }
@@ -279,6 +279,11 @@ function runHere(job: EvalJob): EvalOutcome | EvalStop {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message || error.name : String(error);
+}
+
+/** The default diagnostics sink: one `bxp-mcp:` line on stderr (only a failing worker writes one). */
+function logToStderr(message: string): void {
+  console.error(`bxp-mcp: ${message}`);
 }
 
 let shared: EvalPool | null = null;

@@ -70,3 +70,19 @@ Deno.test("a queued job that is cancelled never runs; an already aborted signal 
     pool.dispose();
   }
 });
+
+Deno.test("when no worker can start (a binary built without the worker module), jobs run on this thread", async () => {
+  const logged: string[] = [];
+  const pool = new EvalPool({
+    size: 1,
+    workerUrl: new URL("./no_such_worker_module.ts", import.meta.url),
+    log: (message) => logged.push(message),
+  });
+  try {
+    assert.deepEqual(await pool.run(simple, never()), { text: '{"ok":true,"value":"OK"}' });
+    assert.deepEqual(await pool.run(simple, never()), { text: '{"ok":true,"value":"OK"}' });
+    assert.ok(logged.some((line) => /evaluating on the session thread/.test(line)), logged.join("\n"));
+  } finally {
+    pool.dispose();
+  }
+});
