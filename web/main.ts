@@ -395,10 +395,10 @@ function renderExplanation(ex: RecordExplanation | null, table: InputTable): voi
   );
 }
 
-async function explain(table: InputTable, recordNum: number): Promise<void> {
+async function explain(table: InputTable, recordNum: number, focus = true): Promise<void> {
   state.selected = { table, recordNum };
   renderInputTable();
-  showTab("explain");
+  if (focus) showTab("explain");
   $("explain").replaceChildren(el("p", { class: "hint" }, "explaining…"));
   try {
     renderExplanation(
@@ -491,10 +491,16 @@ async function runNow(): Promise<RunResult | null> {
     });
     if (seq !== state.runSeq) return result; // a newer run is on its way
     state.run = result;
+    const previous = state.selected;
     state.selected = null;
     renderDiagnostics(result.diagnostics);
     renderInputTable();
     renderOutputs();
+    // Editing the config re-runs it: the record being looked at is explained again under the new config.
+    const again = previous === null
+      ? undefined
+      : result.inputs.find((t) => t.template === previous.table.template && t.path === previous.table.path);
+    if (previous !== null && again !== undefined) void explain(again, previous.recordNum, false);
     $("log").textContent = result.log.map((l) => l.text).join("");
     setStatus(
       result.exitCode === 1

@@ -161,6 +161,25 @@ Deno.test({
         assert.equal(await page.$eval("#explain tr.winner", (e) => e.getAttribute("data-rule")), "3");
         assert.equal(await page.$$eval("#explain .out-row", (e) => e.length), 2);
         shots.push(await shot(page, s, "row-visualiser-written"));
+
+        // Editing the config re-runs it and the same record is explained again under the new rules.
+        const before = await runsFinished(page);
+        await page.evaluate(() => {
+          // deno-lint-ignore no-explicit-any
+          const view = (globalThis as any).bxpPlayground.editor();
+          const text: string = view.state.doc.toString();
+          const pos = text.indexOf(`when: "[Type] = 'FX'"`) + `when: "[Type] = '`.length;
+          view.dispatch({ changes: { from: pos, to: pos + 2, insert: "XX" } });
+        });
+        await waitRun(page, before);
+        await page.waitForFunction(
+          `document.getElementById("explain-reason")?.dataset.outcome === "no_rule_match"`,
+          WAIT,
+        );
+        assert.match(
+          await page.$eval("#explain-reason", (e) => e.textContent ?? ""),
+          /record 7 .*None of the 4 row_rules matched/,
+        );
         await page.close();
       });
 
