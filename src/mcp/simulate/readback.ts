@@ -214,7 +214,7 @@ const FINDING_KEYS = ["code", "template", "file", "column", "rule", "message"];
 
 /**
  * bxp-cli's findings (`{"findings":[{code,template,file?,column?,rule?,message}]}`), each reduced to its
- * known string members; an absent, oversized or malformed file gives none.
+ * known members (strings, and `rule` as an integer); an absent, oversized or malformed file gives none.
  */
 export async function readFindings(path: string): Promise<Finding[]> {
   let bytes: Uint8Array;
@@ -238,7 +238,7 @@ export async function readFindings(path: string): Promise<Finding[]> {
     for (const key of FINDING_KEYS) {
       const value = (item as Record<string, unknown>)[key];
       if (typeof value === "string") finding[key] = value;
-      else if (typeof value === "number") finding[key] = String(value);
+      else if (key === "rule" && Number.isSafeInteger(value)) finding[key] = value as number;
     }
     findings.push(finding);
   }

@@ -267,8 +267,8 @@ export interface OutputFailure {
   error: string;
 }
 
-/** One finding of bxp-cli's `--findings-file`. */
-export type Finding = Record<string, string>;
+/** One finding of bxp-cli's `--findings-file` (`rule` is a 0-based row rule index; the rest are strings). */
+export type Finding = Record<string, string | number>;
 
 /** Everything a finished run contributes to the report. */
 export interface RunFacts {

@@ -21,7 +21,7 @@ export const PAGE_BYTES = 1024 * 1024;
 const LINE_SLACK = 64 * 1024;
 
 /** Cap on the trace rendered as text for reading. */
-export const MAX_TRACE_TEXT_BYTES = 256 * 1024 * 1024;
+export const MAX_TRACE_TEXT_BYTES = 64 * 1024 * 1024;
 
 /** URI scheme of simulation resources. */
 export const SIM_SCHEME = "bxp-sim://";

@@ -54,8 +54,8 @@ export const SIMULATE_OUTPUT_SCHEMA: JsonSchema = obj({
   diagnostics: str("bxp-cli's stderr (progress lines removed)."),
   findings: {
     type: "array",
-    description: "bxp-cli's findings (code, template, file, column, rule, message).",
-    items: { type: "object", additionalProperties: { type: "string" } },
+    description: "bxp-cli's findings: code, template, message, and file, column, rule where they apply.",
+    items: obj({ code: str(), template: str(), file: str(), column: str(), rule: int(), message: str() }),
   },
   findings_total: int("Number of findings when the list was cut to fit max_bytes."),
   trace: obj({

@@ -400,7 +400,15 @@ Deno.test("bxp-progress lines become progress notifications and leave the diagno
     const simulator = new Simulator(host(tmp));
     const call = fakeCall();
     const findings = {
-      findings: [{ code: "dup", template: "t", column: "A", message: "m", extra: { x: 1 } }],
+      findings: [{
+        code: "dup",
+        template: "t",
+        column: "A",
+        rule: 2,
+        message: "m",
+        extra: { x: 1 },
+        file: 7,
+      }],
     };
     const result = await simulator.simulate(
       request(fakeConfig({ progressLines: 4, stderr: "real warning\n", findings })),
@@ -408,7 +416,7 @@ Deno.test("bxp-progress lines become progress notifications and leave the diagno
     );
     const report = answerOf(result);
     assert.equal(report.diagnostics, "real warning\n");
-    assert.deepEqual(report.findings, [{ code: "dup", template: "t", column: "A", message: "m" }]);
+    assert.deepEqual(report.findings, [{ code: "dup", template: "t", column: "A", rule: 2, message: "m" }]);
     const running = call.steps.filter((s) => /^running conversion: \d+ records/.test(s[2] ?? ""));
     assert.deepEqual(running.map((s) => s[2]), [
       "running conversion: 10 records, 100 of 1000 bytes",
@@ -580,5 +588,22 @@ Deno.test("the scratch folder must be a real folder of ours that nobody else can
     );
     assert.equal(ok.isError, false, ok.text);
     assert.equal((await Deno.stat(join(fresh, "bxp-mcp-sim"))).mode! & 0o777, 0o700);
+  });
+});
+
+Deno.test("the real bxp-cli's findings reach the answer (a template writing no rows)", async () => {
+  await withTemp(async (tmp) => {
+    const simulator = new Simulator(host(tmp, { fake: false }));
+    const config = `{conversion_templates:{t:{data_dir:".",file_pattern_in:".csv",file_pattern_out:".out",
+      input_schema:{$v:"[v]"},output_schema:{v:"$v"}}}}`;
+    const report = answerOf(await simulator.simulate(request(config, { csv: "v\n1\n2\n" }), fakeCall()));
+    assert.equal(report.ok, true, JSON.stringify(report));
+    assert.equal(report.output_records, 0);
+    assert.ok(
+      report.findings.some((f: Json) => f.code === "zero_rows" && f.template === "t"),
+      JSON.stringify(report.findings),
+    );
+    assert.doesNotMatch(report.diagnostics, /bxp-progress/);
+    await simulator.close();
   });
 });
