@@ -238,3 +238,37 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "parallel simulate calls on the real server queue behind two running bxp-cli and say so",
+  async fn() {
+    const server = await ServerProcess.start();
+    try {
+      await server.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { capabilities: {} } });
+      await server.response(1);
+      await server.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      const csv = SLOW_CSV.split("\n").slice(0, 1500).join("\n") + "\n";
+      const ids = [10, 11, 12, 13, 14];
+      for (const id of ids) {
+        await server.call(id, "bxp_simulate", { config: SLOW_CONFIG, template: "slow", csv }, {
+          progressToken: `q${id}`,
+        });
+      }
+      const reports = [];
+      for (const id of ids) reports.push((await server.response(id, 120_000)).result.structuredContent);
+      assert.ok(reports.every((r) => r.status === "ok"), JSON.stringify(reports.map((r) => r.status)));
+      const queued = reports.filter((r) => r.queued_ms > 0);
+      assert.ok(queued.length >= 3, `queued: ${reports.map((r) => r.queued_ms).join(", ")}`);
+      const waiting = server.messages.filter((m) =>
+        m.method === "notifications/progress" &&
+        m.params.message?.startsWith("waiting for a free simulation slot")
+      );
+      assert.ok(waiting.length >= ids.length, "every call reported the waiting step");
+      const pids = [...server.stderr.matchAll(/bxp-cli pid (\d+) running/g)];
+      assert.equal(pids.length, ids.length, "one bxp-cli per call, started one after another");
+      assert.equal(await server.close(), 0);
+    } finally {
+      await server.dispose();
+    }
+  },
+});
