@@ -314,6 +314,27 @@ Deno.test({
         await other.close();
       });
 
+      await t.step("text pasted as a file is an input like a dropped one", async () => {
+        const { page } = await openPage(s);
+        await waitRun(page, 0);
+        await page.click("#clear-files");
+        const afterClear = await waitRun(page, 1);
+        assert.match(afterClear, /done: 0 row\(s\)/);
+        await page.click("#tab-input details summary");
+        const name = "statement_2024-01-01_2024-12-31.csv";
+        await page.click("#paste-name", { count: 3 });
+        await page.keyboard.type(name);
+        const text = Deno.readTextFileSync(new URL(`data/${name}`, DEMO));
+        await page.$eval("#paste", (e, v) => {
+          (e as unknown as { value: string }).value = v;
+        }, text);
+        const before = await runsFinished(page);
+        await page.click("#paste-add");
+        assert.match(await waitRun(page, before), /done: 10 row\(s\) written to 1 file\(s\)/);
+        assert.equal(await page.$eval("#files li code", (e) => e.textContent), name);
+        await page.close();
+      });
+
       await t.step("a long run stays in the worker: the page keeps drawing frames meanwhile", async () => {
         const { page } = await openPage(s);
         await waitRun(page, 0);
