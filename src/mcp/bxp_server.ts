@@ -8,7 +8,7 @@
 
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../version.ts";
-import { ClientRoots, DEFAULT_ROOTS_TIMEOUT_MS, McpServer, type ResourceProvider } from "./protocol/mod.ts";
+import { ClientRoots, DEFAULT_ROOTS_TIMEOUT_MS, McpServer } from "./protocol/mod.ts";
 import { SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_TITLE } from "./help.ts";
 import { PathGuardError, ProjectRoot } from "./security/paths.ts";
 import { type SimulateHost, Simulator } from "./simulate/mod.ts";
@@ -44,12 +44,6 @@ export const WRITES_NEED_FIXED_ROOT = "Writes need a fixed project root. Start b
 export const NARROW_THE_REQUEST = "narrow the request: a smaller max_bytes where the tool takes one, " +
   "fewer rows or expressions, or a smaller input";
 
-/** The part of `Simulator` this module uses beyond `simulate` (helper C's contract; optional until then). */
-interface SimulatorSession {
-  resources?: ResourceProvider;
-  close?: () => Promise<void>;
-}
-
 /**
  * A ready server: identity `bxp-mcp` with title, version and instructions, and the catalog tools.
  *
@@ -74,12 +68,11 @@ export function createBxpServer(options: BxpServerOptions): McpServer {
     answerTooLargeHint: NARROW_THE_REQUEST,
   });
   const simulator = new Simulator(options.simulateHost);
-  const session = simulator as unknown as SimulatorSession;
-  if (session.resources !== undefined) server.addResourceProvider(session.resources);
-  server.onClose(async () => {
-    // Cancelled calls already killed their own bxp-cli; this stops anything the simulator still holds.
-    if (typeof session.close === "function") await session.close.call(simulator);
-  });
+  // The kept simulation runs' outputs and traces are readable as `bxp-sim://` resources.
+  server.addResourceProvider(simulator.resources);
+  // At the session's end (stdin closed, or a signal): cancelled calls have already killed their own
+  // bxp-cli; this stops queued runs and removes every workspace.
+  server.onClose(() => simulator.close());
   const root = fixedRoot !== null
     ? () => Promise.resolve(fixedRoot)
     : clientRootResolver(server, options.log, options.rootsTimeoutMs ?? DEFAULT_ROOTS_TIMEOUT_MS);
