@@ -40,7 +40,8 @@ export function checkArguments(
   aliases: Readonly<Record<string, string>> = {},
 ): CheckedArgs {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const given: Record<string, unknown> = {};
+  // No prototype: an argument named "__proto__" stays an own (and so unknown) argument.
+  const given: Record<string, unknown> = Object.create(null);
   for (const [name, value] of Object.entries(args ?? {})) {
     if (value !== null) given[name] = value;
   }
@@ -63,7 +64,7 @@ export function checkArguments(
     const problem = checkValue(properties[name] ?? {}, value, name);
     if (problem !== null) return { ok: false, message: problem };
   }
-  return { ok: true, args: given };
+  return { ok: true, args: { ...given } };
 }
 
 function unknownMessage(unknown: string[], valid: string[]): string {

@@ -67,3 +67,12 @@ Deno.test("unknown names are refused with a did-you-mean and the valid names, cl
   const text = message({ expr: "1", [long]: 1 }) ?? "";
   assert.ok(text.length < 200 && text.includes("q".repeat(64) + "..."), text);
 });
+
+Deno.test("an argument named __proto__ is an unknown argument, never a prototype", () => {
+  const args = JSON.parse('{"expr":"1","__proto__":{"n":"x"}}');
+  assert.match(message(args) ?? "", /^unknown argument '__proto__'/);
+  const loose = checkArguments({ type: "object", properties: { expr: { type: "string" } } }, args);
+  assert.ok(loose.ok);
+  assert.equal(Object.getPrototypeOf(loose.args), Object.prototype);
+  assert.equal((loose.args as Record<string, unknown>).n, undefined);
+});
