@@ -42,7 +42,17 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
 /** Start the flipper; returns a stop function that resolves to its flip count. */
 function startFlipper(mode: string, target: string, other: string, stopFile: string) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-write", flipper, mode, target, other, stopFile],
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      flipper,
+      mode,
+      target,
+      other,
+      stopFile,
+      Deno.env.get("BXP_RACE_DWELL_MS") ?? "0.3",
+    ],
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -81,7 +91,7 @@ Deno.test({
     let flips = 0;
     const answers: Wire[] = [];
     try {
-      const ROUNDS = Number(Deno.env.get("BXP_RACE_ROUNDS") ?? 80);
+      const ROUNDS = Number(Deno.env.get("BXP_RACE_ROUNDS") ?? 60);
       for (let round = 0; round < ROUNDS; round++) {
         const calls: [string, string, Record<string, unknown>][] = [
           [`r${round}`, "bxp_fetch_template", { path: "sub/cfg.json5", id: "t" }],
