@@ -13,8 +13,7 @@
  */
 
 import { join } from "node:path";
-import { parseJson5 } from "../../config/json5.ts";
-import { getMember } from "../../config/json5.ts";
+import { getMember, parseJson5 } from "../../config/json5.ts";
 import { templateIo } from "../../inspect/mod.ts";
 import type { ToolCall, ToolResult } from "../protocol/mod.ts";
 import {
@@ -273,13 +272,15 @@ export class Simulator {
       const { run } = outcome;
 
       step(5);
-      // The input and config are not needed any more; only outputs and the trace are kept.
-      await Deno.remove(paths.inputPath).catch(() => {});
       const names = await listOutputs(paths.dataDir, paths.inputName).catch(() => [] as string[]);
       const headBytes = Math.min(maxBytes, 1024 * 1024);
       const outputs = await readOutputs(paths.dataDir, names, sampleRows + 1, headBytes);
       const trace = await readTrace(paths.tracePath, input, sampleRows);
       const findings = await readFindings(paths.findingsPath);
+      // Only outputs and the trace stay (for resource reads); the staged input and config go now.
+      for (const staged of [paths.inputPath, paths.configPath, paths.findingsPath]) {
+        await Deno.remove(staged).catch(() => {});
+      }
       const counter = new RecordCounter();
       counter.push(input);
 

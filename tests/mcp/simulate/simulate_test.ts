@@ -272,6 +272,11 @@ Deno.test({
       const workspace = join(simRoot, report.workspace);
       assert.equal((await Deno.stat(workspace)).mode! & 0o777, 0o700);
       assert.deepEqual([...Deno.readDirSync(join(workspace, "data"))].map((e) => e.name), ["input.csvx"]);
+      assert.deepEqual(
+        [...Deno.readDirSync(workspace)].map((e) => e.name).sort(),
+        ["data", "trace.bxtb", "trace.txt"],
+        "the staged input and config are gone; the trace text was rendered for the read above",
+      );
       // The whole file when sample_rows covers it.
       const full = answerOf(
         await simulator.simulate(request(config, { template, csv, sampleRows: 1000 }), fakeCall()),
