@@ -49,6 +49,8 @@ export class ClientRoots {
   /** The latest question's answer; null until the client has initialized. */
   #state: Promise<RootsState> | null = null;
   #generation = 0;
+  /** The question whose answer was a failure, if the latest one was. */
+  #failed: Promise<RootsState> | null = null;
   #initialized: () => void = () => {};
   #initializedOnce: Promise<void>;
 
@@ -86,7 +88,9 @@ export class ClientRoots {
         ? { kind: "unavailable", reason: "the client has not sent notifications/initialized" }
         : { kind: "unsupported" };
     }
-    return await this.#state;
+    // A failed question (timeout, error answer) is asked again by the next caller, not kept forever.
+    if (this.#failed !== null && this.#failed === this.#state) this.#ask();
+    return await this.#state!;
   }
 
   #supported(): boolean {
@@ -100,7 +104,7 @@ export class ClientRoots {
       this.#state = Promise.resolve({ kind: "unsupported" });
       return;
     }
-    this.#state = this.#server.request("roots/list", undefined, this.#timeoutMs).then(
+    const question: Promise<RootsState> = this.#server.request("roots/list", undefined, this.#timeoutMs).then(
       (result) => {
         const state = readRoots(result);
         if (generation === this.#generation) this.#describe(state);
@@ -108,10 +112,14 @@ export class ClientRoots {
       },
       (error): RootsState => {
         const reason = error instanceof PeerRequestError ? error.message : String(error);
-        if (generation === this.#generation) this.#log(`roots/list failed: ${reason}`);
+        if (generation === this.#generation) {
+          this.#log(`roots/list failed: ${reason}`);
+          this.#failed = question;
+        }
         return { kind: "unavailable", reason };
       },
     );
+    this.#state = question;
   }
 
   #describe(state: RootsState): void {

@@ -290,3 +290,20 @@ Deno.test("a stop during the end-of-input grace cuts the grace short", async () 
   assert.equal(await done, "aborted");
   assert.ok(aborted);
 });
+
+Deno.test("client roots: a question that timed out is asked again by the next caller", async () => {
+  const { server, out } = wired();
+  const roots = new ClientRoots(server, { timeoutMs: 30 });
+  await server.handleLine(initialize({ roots: {} }), () => {});
+  await server.handleLine(initialized, () => {});
+  assert.equal((await roots.current()).kind, "unavailable");
+  assert.equal(out.lines.length, 1);
+  const again = roots.current();
+  await waitUntil(() => out.lines.length === 2);
+  const second = out.messages()[1];
+  assert.equal(second.method, "roots/list");
+  await server.handleLine(answer(second.id, { roots: [{ uri: "file:///q" }] }), () => {});
+  assert.deepEqual(await again, { kind: "roots", roots: [{ uri: "file:///q" }] });
+  assert.deepEqual(await roots.current(), { kind: "roots", roots: [{ uri: "file:///q" }] });
+  assert.equal(out.lines.length, 2, "an answered question is not asked again");
+});
