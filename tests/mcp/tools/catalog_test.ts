@@ -138,7 +138,9 @@ Deno.test("tools/list reports the catalog verbatim", async () => {
       string,
       unknown
     >;
-    if (!("max_bytes" in own)) assert.equal(schema.properties.max_bytes.maximum, MAX_BYTES_CAP, tool.name);
+    if (!("max_bytes" in own)) {
+      assert.equal(schema.properties.max_bytes.maximum, MAX_BYTES_CAP, String(tool.name));
+    }
   }
 });
 
