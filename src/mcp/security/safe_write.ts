@@ -186,7 +186,12 @@ function isReadOnly(info: { mode: number | null }): boolean {
 }
 
 function tempName(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${nonce()}.bxp-tmp`);
+  return join(dirname(target), `.${namePrefix(basename(target))}.${nonce()}.bxp-tmp`);
+}
+
+/** The start of a name for a temporary beside it (short enough that the whole stays under 255 bytes). */
+function namePrefix(name: string): string {
+  return Array.from(name).slice(0, 40).join("");
 }
 
 /** Options of {@link writeChecked}. */
@@ -274,7 +279,7 @@ function createFolders(walked: WalkedPath, folders: { path: string; id: Identity
     const changed: () => never = () =>
       refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
     if (!foldersUnchangedSync(folders)) changed();
-    const temp = join(parent, `.${walked.parts[i]}.${nonce()}.bxp-tmpdir`);
+    const temp = join(parent, `.${namePrefix(walked.parts[i])}.${nonce()}.bxp-tmpdir`);
     try {
       Deno.mkdirSync(temp, { mode: CREATED_FOLDER_MODE });
     } catch (error) {

@@ -272,3 +272,17 @@ Deno.test("refusals never carry the server's absolute paths", async () => {
     await Deno.remove(box, { recursive: true });
   }
 });
+
+Deno.test("a target with a 255-byte name and missing 255-byte folders is written (temporaries stay short)", async () => {
+  const { box, root } = await makeBox();
+  try {
+    const guard = await ProjectRoot.open(root);
+    const folder = "f".repeat(255);
+    const name = "n".repeat(250) + ".json";
+    assert.equal(await write(guard, `${folder}/${name}`, "{}", false, true), "created");
+    assert.equal(await write(guard, `${folder}/${name}`, "{ a: 1 }", true), "updated");
+    assert.deepEqual(await listing(join(root, folder)), [name]);
+  } finally {
+    await Deno.remove(box, { recursive: true });
+  }
+});
