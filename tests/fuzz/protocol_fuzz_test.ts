@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { createBxpServer } from "../../src/mcp/bxp_server.ts";
 import { CliNotFoundError, type SimulateHost } from "../../src/mcp/simulate/mod.ts";
+import { readTopLevelId } from "../../src/mcp/protocol/json_input.ts";
 import { parseWireLine, type Wire } from "../mcp/_support/server_process.ts";
 import { fuzzParams, mutated, nastyText } from "./_fuzz.ts";
 
@@ -149,4 +150,34 @@ Deno.test("protocol caps: deep JSON nesting is refused before parsing; a huge id
     (j) => sent.push(j),
   );
   assert.equal(sent[0], '{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{}}');
+});
+
+Deno.test("fuzz: the id of a message refused unparsed is read from its raw text exactly as JSON.parse reads it", async () => {
+  const members = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
+  const anId = fc.oneof(fc.integer(), fc.string({ maxLength: 12 }));
+  await fc.assert(
+    fc.asyncProperty(
+      members,
+      anId,
+      members,
+      fc.integer({ min: 65, max: 300 }),
+      async (before, value, after, depth) => {
+        // Members named "id" elsewhere would change which id is the message's; keep exactly one.
+        delete before.id;
+        delete after.id;
+        const inner = JSON.stringify({ ...before, id: value, ...after });
+        const text = readTopLevelId(inner);
+        assert.deepEqual(text?.value, JSON.parse(inner).id, inner);
+        // The same message made too deep is still answered to its id.
+        const deep = `${inner.slice(0, -1)}${inner.length > 2 ? "," : ""}"pad":${"[".repeat(depth)}${
+          "]".repeat(depth)
+        }}`;
+        const out = (await feed([deep])).filter((m) => m.id !== "final-ping");
+        assert.equal(out.length, 1);
+        assert.equal(out[0].error.code, -32600);
+        assert.equal(out[0].id, value, deep.slice(0, 200));
+      },
+    ),
+    fuzzParams(300, 5),
+  );
 });
