@@ -15,7 +15,7 @@
 import { join } from "node:path";
 import { getMember, parseJson5 } from "../../config/json5.ts";
 import { templateIo } from "../../inspect/mod.ts";
-import type { ToolCall, ToolResult } from "../protocol/mod.ts";
+import { type ResourceLink, toCallToolResult, type ToolCall, type ToolResult } from "../protocol/mod.ts";
 import {
   childEnvironment,
   type CliCommand,
@@ -317,29 +317,26 @@ export class Simulator {
           heap_mib: this.#limits.heapMiB,
         },
       }, sampleRows);
-      fitReport(report, maxBytes);
-      const result = structuredAnswer(report);
-      if (kept) {
-        result.links = [
-          ...keptOutputs.slice(0, 20).map((o) => ({
+      const links: ResourceLink[] = !kept ? [] : [
+        ...keptOutputs.slice(0, MAX_OUTPUT_LINKS).map((o) => ({
+          type: "resource_link" as const,
+          uri: outputUri(id, o.name),
+          name: o.name,
+          title: `Full output ${o.name} (paged)`,
+          mimeType: "text/csv",
+          size: o.bytes,
+        })),
+        ...(traceBytes >= 0
+          ? [{
             type: "resource_link" as const,
-            uri: outputUri(id, o.name),
-            name: o.name,
-            title: `Full output ${o.name} (paged)`,
-            mimeType: "text/csv",
-            size: o.bytes,
-          })),
-          ...(traceBytes >= 0
-            ? [{
-              type: "resource_link" as const,
-              uri: traceUri(id),
-              name: "trace",
-              title: "Per-row trace as text (paged)",
-              mimeType: "text/plain",
-            }]
-            : []),
-        ];
-      }
+            uri: traceUri(id),
+            name: "trace",
+            title: "Per-row trace as text (paged)",
+            mimeType: "text/plain",
+          }]
+          : []),
+      ];
+      const result = fitAnswer(report, links, maxBytes);
       return result;
     } finally {
       release();
@@ -465,3 +462,28 @@ function checkTemplate(request: SimulateRequest): { inputName: string } | { refu
 function hidePaths(text: string, paths: WorkspacePaths): string {
   return text.split(paths.workspace).join(".").split(paths.simRoot).join("$TMPDIR/bxp-mcp-sim");
 }
+
+/** Resource links per answer for output files (every output keeps its `uri` in the report). */
+const MAX_OUTPUT_LINKS = 10;
+
+/**
+ * The tool result of `report` with `links`, cut until the whole `tools/call` result (text, links and the
+ * structured copy, as the wire carries them) fits in `maxBytes`: the report is fitted to what is left
+ * after the links and the envelope, and refitted with the measured excess if escaping made it larger.
+ */
+function fitAnswer(report: Report, links: ResourceLink[], maxBytes: number): ToolResult {
+  const wireBytes = (result: ToolResult) => utf8Bytes(JSON.stringify(toCallToolResult(result, true)));
+  let budget = maxBytes - utf8Bytes(JSON.stringify(links)) - 256;
+  let result: ToolResult = { ...structuredAnswer(report), links };
+  for (let round = 0; round < 4; round++) {
+    fitReport(report, budget);
+    result = { ...structuredAnswer(report), links };
+    const size = wireBytes(result);
+    if (size <= maxBytes) break;
+    budget -= size - maxBytes + 256;
+  }
+  if (links.length === 0) delete result.links;
+  return result;
+}
+
+const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;

@@ -81,14 +81,22 @@ export const SIMULATE_TOOL: BxpTool = {
       "Instead of csv: an input file's path relative to the project root, staged byte for byte under " +
         `its own file name; at most ${SIMULATE_CSV_PATH_MAX_BYTES / MiB} MiB, read through the root guard.`,
     ),
-    sample_rows: integerProp(
-      `Data rows shown per output file and per trace category (default ${SAMPLE_ROWS.default}, at most ` +
-        `${SAMPLE_ROWS.max}).`,
-    ),
-    max_bytes: integerProp(
-      `Byte budget of the whole answer (default ${MAX_BYTES.default}, from ${MAX_BYTES.min} to ` +
-        `${MAX_BYTES.max}); samples, then texts, are cut to fit.`,
-    ),
+    sample_rows: {
+      ...integerProp(
+        `Data rows shown per output file and per trace category (default ${SAMPLE_ROWS.default}, at most ` +
+          `${SAMPLE_ROWS.max}).`,
+      ),
+      minimum: 0,
+      maximum: SAMPLE_ROWS.max,
+    },
+    max_bytes: {
+      ...integerProp(
+        `Byte budget of the whole answer (default ${MAX_BYTES.default}, from ${MAX_BYTES.min} to ` +
+          `${MAX_BYTES.max}); samples, then texts, are cut to fit and 'cut' says what was cut.`,
+      ),
+      minimum: MAX_BYTES.min,
+      maximum: MAX_BYTES.max,
+    },
   }, ["template"]),
   outputSchema: SIMULATE_OUTPUT_SCHEMA,
   allowStructured: true,

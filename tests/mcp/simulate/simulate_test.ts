@@ -1,7 +1,12 @@
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type ToolCall, toolFailure, type ToolResult } from "../../../src/mcp/protocol/mod.ts";
+import {
+  toCallToolResult,
+  type ToolCall,
+  toolFailure,
+  type ToolResult,
+} from "../../../src/mcp/protocol/mod.ts";
 import { createHash } from "node:crypto";
 import {
   CliNotFoundError,
@@ -376,9 +381,10 @@ Deno.test("max_bytes bounds the whole answer; the cuts are listed and counts sta
     const maxBytes = 16 * 1024;
     const result = await simulator.simulate(request(config, { sampleRows: 1000, maxBytes }), fakeCall());
     const report = answerOf(result);
-    const size = new TextEncoder().encode(JSON.stringify(report)).length +
-      new TextEncoder().encode(result.text).length;
-    assert.ok(size <= maxBytes, `${size} bytes`);
+    const size = new TextEncoder().encode(JSON.stringify(toCallToolResult(result, true))).length;
+    assert.ok(size <= maxBytes, `${size} bytes on the wire`);
+    assert.ok(size > maxBytes - 4096, `${size} bytes: the budget is used, not squandered`);
+    assert.equal(result.links!.length, 3, "links to both outputs and the trace");
     assert.ok(report.cut.length > 0);
     assert.ok(report.cut.some((c: string) => c.startsWith("output rows:")), report.cut.join("; "));
     assert.equal(report.outputs[0].records, 2000);
