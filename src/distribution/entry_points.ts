@@ -27,7 +27,8 @@ export const ENTRY_MODULES: Readonly<Record<EntryPoint, string>> = {
  */
 export const ENTRY_INCLUDES: Readonly<Record<EntryPoint, readonly string[]>> = {
   "bxp-cli": ["src/engine/parallel/worker.ts"],
-  "bxp-mcp": ["src/mcp/server_worker.ts"],
+  // The session worker, and the evaluation worker it starts for bxp_eval & co.
+  "bxp-mcp": ["src/mcp/server_worker.ts", "src/mcp/tools/eval_worker.ts"],
 };
 
 /** The six `deno compile` targets, each built into `dist/<target>/`. */
@@ -39,6 +40,59 @@ export const COMPILE_TARGETS: readonly string[] = [
   "x86_64-pc-windows-msvc",
   "aarch64-pc-windows-msvc",
 ];
+
+/**
+ * The targets named by `--target` values: each a {@link COMPILE_TARGETS} entry or `host` (the machine's own
+ * target, `Deno.build.target` given as `hostTarget`); none given means all six. Duplicates are dropped.
+ * Throws naming the unknown value and the known ones.
+ *
+ * @example
+ * ```ts
+ * resolveTargets(["host"], "x86_64-unknown-linux-gnu"); // ["x86_64-unknown-linux-gnu"]
+ * resolveTargets(undefined, "x86_64-unknown-linux-gnu").length; // 6
+ * ```
+ */
+export function resolveTargets(requested: readonly string[] | undefined, hostTarget: string): string[] {
+  if (requested === undefined || requested.length === 0) return [...COMPILE_TARGETS];
+  const targets: string[] = [];
+  for (const value of requested) {
+    const target = value === "host" ? hostTarget : value;
+    if (!COMPILE_TARGETS.includes(target)) {
+      const what = value === "host" ? `this machine's target '${hostTarget}'` : `unknown target '${value}'`;
+      throw new Error(`${what} is not one deno compile builds; known: host, ${COMPILE_TARGETS.join(", ")}`);
+    }
+    if (!targets.includes(target)) targets.push(target);
+  }
+  return targets;
+}
+
+/**
+ * The file name of a program's binary on an OS (`Deno.build.os` values): `deno compile` adds `.exe` for
+ * Windows.
+ *
+ * @example
+ * ```ts
+ * binaryName("bxp-cli", "windows"); // "bxp-cli.exe"
+ * ```
+ */
+export function binaryName(entry: EntryPoint, os: string): string {
+  return os === "windows" ? `${entry}.exe` : entry;
+}
+
+/**
+ * The `deno run` argument vector (after `deno`) of an entry point started from source: the task's flags and
+ * the module, given as a path or URL (`modulePath`, normally the repository's {@link ENTRY_MODULES} entry made
+ * absolute). The same flags as the compiled binary, so a smoke test from source exercises the same sandbox.
+ *
+ * @example
+ * ```ts
+ * runArgs('{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}', "bxp-cli", "/r/src/cli/main.ts");
+ * // ["run", "--no-prompt", "--allow-read", "/r/src/cli/main.ts"]
+ * ```
+ */
+export function runArgs(denoJsonText: string, entry: EntryPoint, modulePath: string): string[] {
+  return ["run", ...entryPointFlags(denoJsonText, entry), modulePath];
+}
 
 /**
  * The Deno flags of `deno run` in the named task of a `deno.json` text: every `--` token between `run` and the

@@ -5,11 +5,13 @@
  */
 import assert from "node:assert/strict";
 import {
+  binaryName,
   COMPILE_TARGETS,
   compileArgs,
   ENTRY_INCLUDES,
   ENTRY_MODULES,
   entryPointFlags,
+  resolveTargets,
 } from "../../src/distribution/entry_points.ts";
 import { REPO_ROOT } from "../_support/processes.ts";
 
@@ -66,4 +68,78 @@ Deno.test("the compile flags are the task flags: never prompt, bxp-mcp can narro
   assert.ok(mcp.includes("--unstable-worker-options"), "the session worker's narrowed permissions need it");
   assert.ok(ENTRY_INCLUDES["bxp-mcp"].includes("src/mcp/server_worker.ts"));
   assert.ok(!entryPointFlags(denoJson, "bxp-cli").includes("--allow-run"), "bxp-cli spawns nothing");
+});
+
+/** Runs tools/compile.ts with the task's permissions. */
+async function compileTool(...args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", "--allow-write", "--allow-run", "--allow-env", "tools/compile.ts", ...args],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+Deno.test("compile --help explains every flag and exits 0 without building", async () => {
+  const { code, stdout } = await compileTool("--help");
+  assert.equal(code, 0);
+  for (const word of ["--target", "host", "--dry-run", "--help", "DENORT_BIN", "tools/smoke.ts"]) {
+    assert.ok(stdout.includes(word), word);
+  }
+  for (const target of COMPILE_TARGETS) assert.ok(stdout.includes(target), target);
+  assert.ok(stdout.includes(Deno.build.target), "names this machine's target");
+});
+
+Deno.test("compile --target host builds just this machine's two binaries", async () => {
+  const { code, stdout, stderr } = await compileTool("--target", "host", "--dry-run");
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(stdout.trim().split("\n"), [
+    `deno ${compileArgs(denoJson, "bxp-cli", Deno.build.target).join(" ")}`,
+    `deno ${compileArgs(denoJson, "bxp-mcp", Deno.build.target).join(" ")}`,
+  ]);
+});
+
+Deno.test("compile refuses an unknown flag or target with a one-line message and exit 2", async () => {
+  for (const args of [["--bogus"], ["--target", "sparc-sun-solaris", "--dry-run"]]) {
+    const { code, stdout, stderr } = await compileTool(...args);
+    assert.equal(code, 2, args.join(" "));
+    assert.equal(stdout, "");
+    assert.match(stderr, /^compile: .*(bogus|sparc-sun-solaris).*\(see --help\)\n$/);
+    assert.ok(!stderr.includes("    at "), "no stack trace");
+  }
+});
+
+Deno.test("resolveTargets: host, duplicates, all by default, unknown refused", () => {
+  assert.deepEqual(resolveTargets(["host", "x86_64-apple-darwin", "host"], "x86_64-apple-darwin"), [
+    "x86_64-apple-darwin",
+  ]);
+  assert.deepEqual(resolveTargets(undefined, "x"), [...COMPILE_TARGETS]);
+  assert.deepEqual(resolveTargets([], "x"), [...COMPILE_TARGETS]);
+  assert.throws(() => resolveTargets(["host"], "riscv64gc-unknown-linux-gnu"), /this machine's target/);
+  assert.equal(binaryName("bxp-mcp", "windows"), "bxp-mcp.exe");
+  assert.equal(binaryName("bxp-mcp", "darwin"), "bxp-mcp");
+});
+
+Deno.test("every module src/ loads by URL at run time (a worker) is embedded in a binary", async () => {
+  // deno compile only embeds what it sees statically; a worker started from `new URL("./x.ts",
+  // import.meta.url)` that is missing from --include fails only inside the compiled binary.
+  const included = new Set(Object.values(ENTRY_INCLUDES).flat());
+  const found: string[] = [];
+  const walk = async (dir: URL) => {
+    for await (const e of Deno.readDir(dir)) {
+      if (e.isDirectory) await walk(new URL(`${e.name}/`, dir));
+      else if (e.name.endsWith(".ts")) {
+        const text = await Deno.readTextFile(new URL(e.name, dir));
+        for (const m of text.matchAll(/new URL\("(\.{1,2}\/[^"]+\.ts)", import\.meta\.url\)/g)) {
+          const module = new URL(m[1], new URL(e.name, dir)).href.slice(REPO_ROOT.href.length);
+          found.push(module);
+        }
+      }
+    }
+  };
+  await walk(new URL("src/", REPO_ROOT));
+  assert.ok(found.includes("src/mcp/tools/eval_worker.ts"), `scan works: ${found.join(", ")}`);
+  for (const module of found) assert.ok(included.has(module), `${module} is not in ENTRY_INCLUDES`);
 });
