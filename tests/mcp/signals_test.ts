@@ -151,3 +151,21 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "SIGTERM to an idle server ends it with exit 0 after the answers already given",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const server = await ServerProcess.start();
+    try {
+      await server.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+      await server.response(1);
+      Deno.kill(server.pid, "SIGTERM");
+      assert.ok(await waitGone(server.pid, 20_000), `the server exits; stderr:\n${server.stderr}`);
+      assert.equal(await server.close(), 0, server.stderr);
+      assert.equal(server.messages.length, 1);
+    } finally {
+      await server.dispose();
+    }
+  },
+});
