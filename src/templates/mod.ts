@@ -203,3 +203,15 @@ export function fetchLibraryJson(lib: TemplateLibrary, id: string): TemplateResu
   }
   return fetchTemplate(t.text, id);
 }
+
+/**
+ * `bxp_fetch_template`'s answer text without a config: the template's JSON, or bxp's not-found document
+ * with the library's ids beside it (`{"$err_1":"template id 'x' not found","available":[...]}`), as the
+ * config-based answer does.
+ */
+export function fetchLibraryAnswer(lib: TemplateLibrary, id: string): string {
+  const fetched = fetchLibraryJson(lib, id);
+  if (!fetched.notFound) return fetched.json;
+  const json = fetched.json.trimEnd();
+  return `${json.slice(0, -1)},"available":${JSON.stringify(lib.templates.map((t) => t.id))}}`;
+}

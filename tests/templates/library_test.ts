@@ -4,6 +4,7 @@ import {
   buildLibrary,
   BUILTIN_TEXTS,
   builtinLibrary,
+  fetchLibraryAnswer,
   fetchLibraryJson,
   findTemplate,
   listLibraryJson,
@@ -100,4 +101,14 @@ Deno.test("library: bxp's list and fetch document shapes", () => {
   const missing = fetchLibraryJson(lib, "nope");
   assert.deepEqual([missing.exitCode, missing.notFound], [1, true]);
   assert.deepEqual(JSON.parse(missing.json), { $err_1: "template id 'nope' not found" });
+});
+
+Deno.test("library: the fetch answer for an unknown id names the library's ids", () => {
+  const doc = JSON.parse(fetchLibraryAnswer(builtinLibrary(), "nope"));
+  assert.equal(doc.$err_1, "template id 'nope' not found");
+  assert.equal(doc.available.length, 12);
+  assert.equal(
+    JSON.parse(fetchLibraryAnswer(builtinLibrary(), "anycoin_to_brychtapp")).combined_output,
+    true,
+  );
 });
