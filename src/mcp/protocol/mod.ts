@@ -8,7 +8,6 @@
 export {
   type ClientInfo,
   type CloseHook,
-  DEFAULT_MAX_ANSWER_BYTES,
   McpServer,
   type NotificationListener,
   type Send,
@@ -48,3 +47,4 @@ export {
 export { ErrorCode, type RequestId } from "./jsonrpc.ts";
 export { MAX_LINE_BYTES } from "./line_splitter.ts";
 export { MAX_JSON_DEPTH } from "./json_input.ts";
+export { DEFAULT_MAX_ANSWER_BYTES } from "./answer_budget.ts";

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { ErrorCode } from "./jsonrpc.ts";
+
 /** One entry of `resources/list`. */
 export interface ResourceEntry {
   uri: string;
@@ -53,4 +55,72 @@ export function resourcePage(
   const resources = entries.slice(start, start + pageSize);
   const next = start + pageSize;
   return next < entries.length ? { resources, nextCursor: `page-${next}` } : { resources };
+}
+
+/** A JSON-RPC answer body: a result, or an error to send instead. */
+export type Answer =
+  | { result: Record<string, unknown> }
+  | { error: { code: number; message: string; data?: Record<string, unknown> } };
+
+const MAX_ECHOED_URI = 256;
+
+/** The `resources/list` answer over `providers`, in their order, one page per `params.cursor`. */
+export function listResources(
+  providers: readonly ResourceProvider[],
+  params: unknown,
+  log: (message: string) => void,
+): Answer {
+  const cursor = isRecord(params) ? params.cursor : undefined;
+  let entries: ResourceEntry[];
+  try {
+    entries = providers.flatMap((provider) => provider.list());
+  } catch (error) {
+    log(`a resource provider failed to list: ${describe(error)}`);
+    return {
+      error: { code: ErrorCode.internalError, message: "Internal error: the resources could not be listed" },
+    };
+  }
+  const page = resourcePage(entries, cursor);
+  if (page === null) {
+    return { error: { code: ErrorCode.invalidParams, message: "Invalid params: unknown cursor" } };
+  }
+  return { result: page };
+}
+
+/** The `resources/read` answer: the first provider holding `params.uri`, else -32002 with the uri. */
+export async function readResource(
+  providers: readonly ResourceProvider[],
+  params: unknown,
+  log: (message: string) => void,
+): Promise<Answer> {
+  if (!isRecord(params) || typeof params.uri !== "string") {
+    return { error: { code: ErrorCode.invalidParams, message: "Invalid params: 'uri' must be a string" } };
+  }
+  const uri = params.uri;
+  const shown = uri.length <= MAX_ECHOED_URI ? uri : `${uri.slice(0, MAX_ECHOED_URI)}...`;
+  for (const provider of providers) {
+    let contents: ResourceContents[] | null;
+    try {
+      contents = await provider.read(uri);
+    } catch (error) {
+      log(`a resource provider failed to read ${shown}: ${describe(error)}`);
+      return {
+        error: {
+          code: ErrorCode.internalError,
+          message: "Internal error: the resource could not be read",
+          data: { uri: shown },
+        },
+      };
+    }
+    if (contents !== null) return { result: { contents } };
+  }
+  return { error: { code: ErrorCode.resourceNotFound, message: "Resource not found", data: { uri: shown } } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
 }

@@ -18,7 +18,9 @@ import {
   type WireId,
 } from "./jsonrpc.ts";
 import { DEFAULT_PEER_REQUEST_TIMEOUT_MS, PeerRequests } from "./peer_requests.ts";
-import { type ResourceEntry, resourcePage, type ResourceProvider } from "./resources.ts";
+import { listResources, readResource, type ResourceProvider } from "./resources.ts";
+import { DEFAULT_MAX_ANSWER_BYTES, overBudget } from "./answer_budget.ts";
+import { settleWithin } from "./settle.ts";
 import { toCallToolResult, toolFailure, type ToolResult } from "./tool_result.ts";
 import { negotiateProtocolVersion } from "./versions.ts";
 
@@ -53,9 +55,6 @@ export interface ServerOptions {
   /** How a tool failure for an oversized answer tells the model to narrow its request. */
   answerTooLargeHint?: string;
 }
-
-/** Default answer budget: 8 MiB, below the 10 MiB the official TypeScript SDK's stdio reader accepts. */
-export const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** What a tool handler can do besides computing its result. */
 export interface ToolCall {
@@ -607,54 +606,22 @@ export class McpServer {
   }
 
   #listResources(id: WireId, params: unknown, emit: Send): void {
-    const cursor = isRecord(params) ? params.cursor : undefined;
-    let entries: ResourceEntry[];
-    try {
-      entries = this.#providers.flatMap((provider) => provider.list());
-    } catch (error) {
-      this.#log(`a resource provider failed to list: ${describeError(error)}`);
-      emit(errorResponse(id, ErrorCode.internalError, "Internal error: the resources could not be listed"));
-      return;
-    }
-    const page = resourcePage(entries, cursor);
-    if (page === null) {
-      emit(errorResponse(id, ErrorCode.invalidParams, "Invalid params: unknown cursor"));
-      return;
-    }
-    this.#emitBounded(id, page, emit);
+    const answer = listResources(this.#providers, params, (message) => this.#log(message));
+    if ("error" in answer) {
+      emit(errorResponse(id, answer.error.code, answer.error.message, answer.error.data));
+    } else this.#emitBounded(id, answer.result, emit);
   }
 
   async #readResource(id: WireId, params: unknown, emit: Send): Promise<void> {
-    if (!isRecord(params) || typeof params.uri !== "string") {
-      emit(errorResponse(id, ErrorCode.invalidParams, "Invalid params: 'uri' must be a string"));
-      return;
-    }
-    const uri = params.uri;
-    for (const provider of this.#providers) {
-      let contents;
-      try {
-        contents = await provider.read(uri);
-      } catch (error) {
-        this.#log(`a resource provider failed to read ${clip(uri)}: ${describeError(error)}`);
-        emit(errorResponse(id, ErrorCode.internalError, "Internal error: the resource could not be read", {
-          uri: clip(uri),
-        }));
-        return;
-      }
-      if (contents !== null) {
-        this.#emitBounded(id, { contents }, emit);
-        return;
-      }
-    }
-    emit(errorResponse(id, ErrorCode.resourceNotFound, "Resource not found", { uri: clip(uri) }));
+    const answer = await readResource(this.#providers, params, (message) => this.#log(message));
+    if ("error" in answer) {
+      emit(errorResponse(id, answer.error.code, answer.error.message, answer.error.data));
+    } else this.#emitBounded(id, answer.result, emit);
   }
 
   /** The UTF-8 size of `json` when it is over the answer budget, else null. */
   #overBudget(json: string): number | null {
-    // A UTF-16 unit is at most 3 UTF-8 bytes: most answers are judged without counting.
-    if (json.length * 3 <= this.#maxAnswerBytes) return null;
-    const bytes = utf8Length(json);
-    return bytes > this.#maxAnswerBytes ? bytes : null;
+    return overBudget(json, this.#maxAnswerBytes);
   }
 
   /** Send a result, or a `-32603` naming its size when it is over the answer budget. */
@@ -700,36 +667,6 @@ type RawNumberLookup = (holder: object, key: string) => string | undefined;
 function requestId(value: unknown, rawSource: string | undefined): WireId | null {
   if (typeof value === "number" && !Number.isInteger(value)) return null;
   return toWireId(value, rawSource);
-}
-
-/** Bytes of `text` in UTF-8, counted without encoding it. */
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) bytes += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        bytes += 2; // a surrogate pair (2 units) is 4 bytes
-        i++;
-      } else bytes += 2;
-    } else bytes += 2;
-  }
-  return bytes;
-}
-
-/** Wait for `work` to settle, but never longer than `ms`; true when it all settled. */
-async function settleWithin(work: Promise<unknown>[], ms: number): Promise<boolean> {
-  if (work.length === 0) return true;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), ms));
-  try {
-    return await Promise.race([Promise.allSettled(work).then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** The `tools/list` entry of a registered tool. */

@@ -9,6 +9,7 @@
 import { ErrorCode, errorResponse } from "./jsonrpc.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "./line_splitter.ts";
 import { SerialWriter } from "./serial_writer.ts";
+import { settleWithin } from "./settle.ts";
 import type { McpServer } from "./server.ts";
 
 /** How long, by default, calls still running at end of input may finish before they are aborted. */
@@ -174,16 +175,4 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
     signal?.removeEventListener("abort", onAbort);
   }
   return end;
-}
-
-/** Wait for `work` to settle, but never longer than `ms`. */
-async function settleWithin(work: Promise<unknown>[], ms: number): Promise<void> {
-  if (work.length === 0 || ms <= 0) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => timer = setTimeout(resolve, ms));
-  try {
-    await Promise.race([Promise.allSettled(work), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
