@@ -296,6 +296,7 @@ async function main(): Promise<number> {
       clearInterval(decide);
       if (showLiveProgress(situation)) {
         ticker = live;
+        out.beforeStderr = () => live.clear();
         live.start();
       }
     }, 100);
@@ -332,6 +333,13 @@ async function main(): Promise<number> {
   }
   return code;
 }
+
+// A failure nobody awaited still ends with a message and no temporary file, never a stack trace.
+globalThis.addEventListener("unhandledrejection", (e) => {
+  e.preventDefault();
+  const reason = e.reason;
+  stopNow(`fatal error: ${reason instanceof Error ? reason.message : String(reason)}`, 1);
+});
 
 const started = performance.now();
 let code: number;

@@ -127,6 +127,13 @@ export class ProgressTicker {
     this.#drawn = true;
   }
 
+  /** Clears the live line (if drawn) so other stderr text starts at the line's beginning; the next tick redraws. */
+  clear(): void {
+    if (this.#mode !== "live" || !this.#drawn) return;
+    this.#write("\r\x1b[K");
+    this.#drawn = false;
+  }
+
   /** Stops the timer: a final JSON line, or the live line cleared. */
   stop(): void {
     if (this.#timer !== null) clearInterval(this.#timer);

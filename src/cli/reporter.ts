@@ -32,6 +32,8 @@ export interface ReportModes {
 export class CliReporter implements Reporter {
   /** Warning and fatal lines captured in `--debug=json` mode (without trailing newlines). */
   readonly messages: string[] = [];
+  /** Runs before any stderr text (the live progress line clears itself so messages start on a clean line). */
+  beforeStderr: (() => void) | null = null;
   readonly #modes: ReportModes;
   #debugBuffer = "";
 
@@ -81,6 +83,7 @@ export class CliReporter implements Reporter {
       return;
     }
     this.flushDebug();
+    this.beforeStderr?.();
     writeSync(Deno.stderr, text);
   }
 }

@@ -154,3 +154,23 @@ Deno.test({
     }
   },
 });
+
+Deno.test("clearing the live line before other stderr text; the next tick draws it again", () => {
+  const counters = { records: 1, bytes: 1, totalBytes: 2 };
+  const drawn: string[] = [];
+  const live = new ProgressTicker(counters, "live", (t) => drawn.push(t), () => 10);
+  live.clear(); // nothing drawn yet: nothing to clear
+  live.tick();
+  live.clear();
+  live.clear();
+  assert.equal(drawn.length, 2);
+  assert.equal(drawn[1], "\r\x1b[K");
+  live.tick();
+  live.stop();
+  assert.equal(drawn.length, 4);
+  // JSON lines are never cleared.
+  const lines: string[] = [];
+  const json = new ProgressTicker(counters, "json", (t) => lines.push(t));
+  json.clear();
+  assert.deepEqual(lines, []);
+});
