@@ -58,11 +58,13 @@ function lit(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
 }
 
-/** How an expression reaches the column: `[Name]`, or `FIELDS(n)` when the name cannot be bracketed. */
-function fieldRef(c: SniffedColumn): string {
+/**
+ * How an expression reaches the column: `[Name]`, or `FIELDS(n)` when the name cannot be bracketed, is
+ * all digits, was empty in the header, or is shared by several columns (`[Name]` reaches only one).
+ */
+function fieldRef(c: SniffedColumn, repeated: ReadonlySet<string>): string {
   if (
-    /[[\]]/.test(c.name) || /^\d+$/.test(c.name) ||
-    c.name.startsWith("column_") && c.name === `column_${c.index + 1}`
+    /[[\]]/.test(c.name) || /^\d+$/.test(c.name) || c.name === `column_${c.index + 1}` || repeated.has(c.name)
   ) {
     return `FIELDS(${c.index + 1})`;
   }
@@ -88,8 +90,13 @@ function numberExpression(ref: string, c: SniffedColumn, decimalIn: "." | ",", n
   return `IF(ISEMPTY(${ref}), '', ${body} * 1)`;
 }
 
-function columnExpression(c: SniffedColumn, s: SniffResult, nativeComma: boolean): string {
-  const ref = fieldRef(c);
+function columnExpression(
+  c: SniffedColumn,
+  s: SniffResult,
+  nativeComma: boolean,
+  repeated: ReadonlySet<string>,
+): string {
+  const ref = fieldRef(c, repeated);
   switch (c.kind) {
     case "date":
       return `DATE_CONVERT(${ref}, ${lit(c.format!)}, ${lit(ISO_DATE)})`;
@@ -129,6 +136,9 @@ const QUOTE_NAMES: Record<string, string> = { double: "double", single: "single"
 /** Drafts a config for `bytes` (a sample of the export). Never throws on content. */
 export function draftConfig(bytes: Uint8Array, options: DraftOptions): Draft {
   const s = sniffCsv(bytes, options);
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const c of s.columns) (seen.has(c.name) ? repeated : seen).add(c.name);
   const stem = options.sampleName.replace(/^.*[\\/]/, "");
   const ext = /\.[A-Za-z0-9]+$/.exec(stem)?.[0] ?? ".csv";
   const templateId = options.templateId ?? identifier(stem.slice(0, stem.length - ext.length), "t");
@@ -144,7 +154,7 @@ export function draftConfig(bytes: Uint8Array, options: DraftOptions): Draft {
       name: c.name,
       variable: `$${base}`,
       output: base,
-      expression: columnExpression(c, s, nativeComma),
+      expression: columnExpression(c, s, nativeComma, repeated),
     };
   });
 
@@ -192,7 +202,7 @@ export function draftConfig(bytes: Uint8Array, options: DraftOptions): Draft {
   L.push("");
   L.push("      row_rules: [");
   if (s.footerLines > 0 && s.columns.length > 0) {
-    const first = fieldRef(s.columns[0]);
+    const first = fieldRef(s.columns[0], repeated);
     const values = [...new Set(s.footerFirstFields)];
     if (values.length > 0) {
       L.push(`        // The closing line(s) ${s.footerLineNumbers.join(", ")} are totals, not data.`);

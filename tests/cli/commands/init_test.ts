@@ -63,6 +63,11 @@ Deno.test("--init: a semicolon export with a preamble, decimal commas, booleans 
   );
 });
 
+Deno.test("--init: repeated and empty header names are read by position, each column its own", async () => {
+  const r = await initAndRun("r.csv", new TextEncoder().encode("a,a,A,\n1,2,3,4\n5,6,7,8\n"));
+  assert.equal(r.output, "a,a_2,a_3,column_4\n1,2,3,4\n5,6,7,8\n");
+});
+
 Deno.test("--init: refuses to overwrite a config and names what is missing", async () => {
   const work = await Deno.makeTempDir({ prefix: "bxp-init-" });
   try {
