@@ -31,10 +31,11 @@ import {
 export const MAX_BATCH_RESULT_CHARS = 16 * 1024 * 1024;
 
 /**
- * Per-request work budget of {@link evalBatch}: four evaluations' worth (512 Mi units, seconds of work
- * at most; bxp-mcp's evaluation time limit still applies on top).
+ * Per-request work budget of {@link evalBatch}: sixteen evaluations' worth (2 Gi units, tens of seconds
+ * at most), so thousands of expressions cannot add up to hours. Inside bxp-mcp the evaluation time limit
+ * usually stops a costly request first.
  */
-export const MAX_BATCH_WORK = 4 * MAX_EVAL_WORK;
+export const MAX_BATCH_WORK = 16 * MAX_EVAL_WORK;
 
 /** Longest trace {@link evalTrace} writes, in characters of NDJSON (16 Mi). */
 export const MAX_TRACE_CHARS = 16 * 1024 * 1024;

@@ -31,7 +31,7 @@ Deno.test("bxp-mcp: runaway expressions answer clean budget errors, then ping an
     const padded = await server.response(3, 120_000);
     assert.ok(padded.result, JSON.stringify(padded).slice(0, 300));
 
-    // Work: 40 reads of a 3 MB column per expression; the request's budget stops the batch after five.
+    // Work: 40 reads of a 3 MB column per expression; the request's budget stops the batch after 18.
     const each = Array(40).fill("[A] = ''").join(" OR ");
     await server.call(6, "bxp_eval_batch", {
       headers: ["A"],
@@ -41,8 +41,8 @@ Deno.test("bxp-mcp: runaway expressions answer clean budget errors, then ping an
     const worked: { ok: boolean; value?: string; error?: string; detail?: string }[] =
       JSON.parse(resultText(await server.response(6, 120_000))).results;
     assert.equal(worked.length, 200);
-    assert.deepEqual(worked.slice(0, 5).map((r) => r.value), Array(5).fill("false"));
-    assert.ok(worked.slice(5).every((r) => r.error === "WorkLimitExceeded"));
+    assert.deepEqual(worked.slice(0, 18).map((r) => r.value), Array(18).fill("false"));
+    assert.ok(worked.slice(18).every((r) => r.error === "WorkLimitExceeded"));
     assert.match(worked[199].detail ?? "", /^not evaluated: earlier expressions of this eval_batch request/);
 
     await server.send({ jsonrpc: "2.0", id: 4, method: "ping" });
