@@ -59,6 +59,11 @@ export const INIT: CliCommand = {
       console.error(`error: cannot read sample ${sample}: ${(err as Error).message}`);
       return 1;
     }
+    const head = new TextDecoder().decode(bytes.subarray(0, 256)).replace(/^\uFEFF/, "").trimStart();
+    if (head.startsWith("[") || head.startsWith("{")) {
+      console.error(`error: ${sample} looks like JSON; --init drafts configs for CSV exports only`);
+      return 1;
+    }
     const dataDir = relative(dirname(resolve(out)), dirname(resolve(sample))) || ".";
     const draft = draftConfig(bytes, {
       sampleName: sample,

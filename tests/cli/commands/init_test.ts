@@ -79,6 +79,10 @@ Deno.test("--init: refuses to overwrite a config and names what is missing", asy
     assert.equal(r.code, 1);
     assert.match(r.stderr, /bxp-cli\.json exists/);
     assert.equal(await Deno.readTextFile(join(work, "bxp-cli.json")), "{}");
+    await Deno.writeTextFile(join(work, "rows.json"), '[{"a": 1}]');
+    const json = await runBxpCli(["--init", "rows.json", "--config", "x.json"], { cwd: work });
+    assert.equal(json.code, 1);
+    assert.match(json.stderr, /rows\.json looks like JSON; --init drafts configs for CSV exports only/);
     const missing = await runBxpCli(["--init", "nope.csv", "--config", "x.json"], { cwd: work });
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /cannot read sample nope\.csv/);
