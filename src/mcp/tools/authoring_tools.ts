@@ -103,6 +103,10 @@ export const DRAFT_TEMPLATE_TOOL: BxpTool = {
         "missing 'csv' (the sample's text), or give 'csv_path' (a file under the project root)",
       );
     }
+    const head = new TextDecoder().decode(bytes.subarray(0, 256)).replace(/^\uFEFF/, "").trimStart();
+    if (head.startsWith("[") || head.startsWith("{")) {
+      return call.fail("the sample looks like JSON; bxp_draft_template drafts configs for CSV exports only");
+    }
     const draft = draftConfig(bytes, {
       sampleName: name,
       ...(templateId === null ? {} : { templateId }),

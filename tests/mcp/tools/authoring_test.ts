@@ -89,6 +89,7 @@ Deno.test("bxp_draft_template refuses hostile or contradictory arguments", async
       [{ csv: "a\n1\n", encoding: "ebcdic" }, /'encoding'/],
       [{ csv: "a\n1\n", delimiter: "::" }, /'delimiter'/],
       [{}, /missing 'csv'/],
+      [{ csv: '[{"a": 1}]' }, /looks like JSON/],
     ];
     let id = 10;
     for (const [args, message] of cases) {
