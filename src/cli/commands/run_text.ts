@@ -2,7 +2,7 @@
  * A conversion run of a config held as text (a library template, a drafted config) rather than a file:
  * the same validation and engine as a normal bxp-cli run, with the working directory as the config's
  * folder. The flags it honours: `--data`, `--dry-run`, `--fresh`, `--quiet`, `--debug`, `--debug=json`,
- * `--strict`, `--trace-file` and `--check-fs`.
+ * `--strict`, `--trace`, `--trace-file` and `--check-fs` (large inputs run on one thread here).
  * @module
  */
 
@@ -50,15 +50,15 @@ export async function runConfigText(
   templateId: string | null,
   place: RunPlace = {},
 ): Promise<number> {
-  const out = new CliReporter({ quiet: o.quiet, trace: false, debug: o.debug, debugJson: o.debugJson });
+  const out = new CliReporter({ quiet: o.quiet, trace: o.trace, debug: o.debug, debugJson: o.debugJson });
   let trace: TraceSink = NULL_TRACE;
   let traceOut: TraceOut | null = null;
-  if (o.traceFile !== null) {
-    if (!isSafeCliPath(o.traceFile)) {
+  if (o.trace || o.traceFile !== null) {
+    if (o.traceFile !== null && !isSafeCliPath(o.traceFile)) {
       console.error(`error: --trace-file path rejected: '${o.traceFile}'`);
       return 1;
     }
-    traceOut = await TraceOut.open({ toStdout: false, file: o.traceFile });
+    traceOut = await TraceOut.open({ toStdout: o.trace, file: o.traceFile });
     trace = traceOut;
   }
   const base = place.base ?? Deno.cwd();

@@ -57,6 +57,17 @@ Deno.test({
         await Deno.readFile(join(source, `${input}.expected`)),
       );
 
+      // The run's other flags apply: a trace file, and --fresh leaving the existing output alone.
+      const traced = await runBxpCli(
+        ["--template", "revolutx_to_wealthfolio", "--data", "inbox", "--fresh", "--trace-file", "run.bxtb"],
+        { cwd: work },
+      );
+      assert.equal(traced.code, 0, traced.stderr);
+      assert.equal(
+        new TextDecoder().decode((await Deno.readFile(join(work, "run.bxtb"))).subarray(0, 4)),
+        "BXTB",
+      );
+
       // With a ./bxp-cli.json the flag means what it always meant: a template of that config.
       await Deno.writeTextFile(
         join(work, "bxp-cli.json"),
