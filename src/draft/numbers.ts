@@ -23,7 +23,8 @@ export interface NumberShape {
 const INTEGER = /^[+-]?\d+$/;
 const PLAIN_DOT = /^[+-]?\d*\.\d+$/;
 const PLAIN_COMMA = /^[+-]?\d*,\d+$/;
-const GROUPED = /^[+-]?\d{1,3}([,. '])\d{3}(?:\1\d{3})*(?:([.,])\d+)?$/;
+// No leading "+": "+420 776 123 456" is a phone number, not a grouped integer.
+const GROUPED = /^-?\d{1,3}([,. '])\d{3}(?:\1\d{3})*(?:([.,])\d+)?$/;
 
 /** The number shape of one trimmed value, or null when it is not a plain number. */
 export function numberShape(v: string): NumberShape | null {

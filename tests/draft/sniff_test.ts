@@ -148,3 +148,8 @@ Deno.test({
     assert.deepEqual(r.columns.at(-1)?.format, "YYYY-MM-DD[T]hh:mm:ss");
   },
 });
+
+Deno.test("numbers: a phone number is not a space-grouped integer", () => {
+  assert.equal(numberShape("+420 776 123 456"), null);
+  assert.deepEqual(numberShape("-1 234"), { integer: true, decimal: null, thousands: " " });
+});
