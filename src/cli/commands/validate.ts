@@ -1,21 +1,18 @@
 /**
- * `bxp-cli --validate [--config F]`: checks a config the way a run would (syntax, schema, expressions,
+ * `bxp-cli --validate [--config F]`: checks a config (or, with no config, the library template named by
+ * `--template`) the way a run would (syntax, schema, expressions,
  * cross-template rules, data folders) without converting anything, and prints each finding as
  * `file:line:col: error|warning|note: message [code]` with the offending line and a caret under the spot.
  * Exit 1 when there is an error, 2 for warnings only, 0 when clean.
  * @module
  */
 
-import { dirname, resolve } from "node:path";
 import { loadConfigChecked } from "../../config/model.ts";
-import { DEFAULT_CONFIG, isSafeCliPath } from "../args.ts";
-import { flagValue } from "./argv.ts";
+import { configSource } from "./config_source.ts";
 import { caretLines, locate } from "./locate.ts";
 import type { CliCommand } from "./mod.ts";
 import { writeStdout } from "./out.ts";
 import { probeDir } from "./run_text.ts";
-
-const CONFIG_MAX_BYTES = 1024 * 1024;
 
 /** The `--validate` mode. */
 export const VALIDATE: CliCommand = {
@@ -23,28 +20,14 @@ export const VALIDATE: CliCommand = {
   value: null,
   description: "check the config (file:line:col findings with a caret); exit 1 errors, 2 warnings, 0 clean",
   async run(args) {
-    const path = flagValue(args, "--config") ?? DEFAULT_CONFIG;
-    if (path === "" || !isSafeCliPath(path)) {
-      console.error(`error: --config path rejected: '${path}'`);
+    const source = await configSource(args);
+    if ("error" in source) {
+      console.error(`error: ${source.error}`);
       return 1;
     }
-    let text: string;
-    try {
-      const info = await Deno.stat(path);
-      if (info.size > CONFIG_MAX_BYTES) {
-        console.error(
-          `${path}: error: the config is ${info.size} bytes, over the 1 MiB limit [json5.too_large]`,
-        );
-        return 1;
-      }
-      text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(path));
-    } catch (err) {
-      const why = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
-      console.error(`${path}: error: cannot read the config: ${why}`);
-      return 1;
-    }
+    const { text, label: path } = source;
     const loaded = await loadConfigChecked(text, path, {
-      fs: { inspectDir: probeDir(dirname(resolve(path))) },
+      fs: { inspectDir: probeDir(source.base) },
       checkFsMs: 2000,
     });
     const out: string[] = [];

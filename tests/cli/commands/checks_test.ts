@@ -81,7 +81,14 @@ Deno.test("--validate: a clean config exits 0; warnings only exit 2; a syntax er
   });
   const missing = await runBxpCli(["--validate", "--config", "/nonexistent/x.json"]);
   assert.equal(missing.code, 1);
-  assert.match(missing.stderr, /x\.json: error: cannot read the config: no such file/);
+  assert.match(missing.stderr, /^error: cannot read the config \/nonexistent\/x\.json: no such file$/m);
+  // With no config, a library template is checked instead.
+  await withConfig("", async (dir) => {
+    await Deno.remove(join(dir, "c.json5"));
+    const lib = await runBxpCli(["--validate", "--template", "revolutx_to_wealthfolio"], { cwd: dir });
+    assert.equal(lib.code, 0, lib.text + lib.stderr);
+    assert.equal(lib.text, "library:revolutx_to_wealthfolio: ok, no errors or warnings\n");
+  });
 });
 
 Deno.test("--eval: a value on stdout; an error with a caret under its span on stderr", async () => {
