@@ -9,13 +9,14 @@
  *   by the reader, so a value built from one record stays far below it; only runaway growth
  *   (`REPLACE` that multiplies, concatenations of copies) reaches it. Error: `ResultTooLarge`.
  * - **Work** ({@link MAX_EVAL_WORK}): one evaluation may account for at most 128 Mi units, where each
- *   column read costs its length, each function call 1 plus the length of a text result, each `&`
- *   chain the length of what it built, and each `REPLACE` the length of its input times the number of
- *   search strings it tries. Error: `WorkLimitExceeded`.
+ *   column read costs its length, each function's text result its length, each `&` chain the length of
+ *   what it built, and each `REPLACE` the length of its input times the number of search strings it
+ *   tries. Texts under 1024 characters are not charged (without loops, what that leaves out is bounded
+ *   by the size of the expression). Error: `WorkLimitExceeded`.
  *
- * Sizes are checked where strings are built, never per character, so the engine's hot path pays an
- * addition and a comparison per call or column read. The counter is module state: evaluation is
- * synchronous and each worker thread has its own copy.
+ * Sizes are checked where strings are built, never per character, so the engine's hot path pays one
+ * comparison per call or column read, and a long text one addition more. The counter is module state:
+ * evaluation is synchronous and each worker thread has its own copy.
  *
  * @example
  * ```ts

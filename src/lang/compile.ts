@@ -109,13 +109,18 @@ function compileWith(src: string, fast: boolean): CompiledExpr {
   };
 }
 
-/** Account one call's result: 1 unit, plus the length of a text result (which must fit one value). */
+/**
+ * Texts shorter than this are not charged: an evaluation has no loops, so the uncharged remainder is at
+ * most this much per node of the expression (a few tens of millions of units for the longest source),
+ * and the common short value costs one comparison.
+ */
+const CHARGE_FROM = 1024;
+
+/** Account a call's text result: it must fit one value, and a long one is charged its length. */
 function account(result: Value, off: number, len: number, name: string): void {
-  if (typeof result === "string") {
+  if (typeof result === "string" && result.length >= CHARGE_FROM) {
     if (result.length > MAX_VALUE_CHARS) throw resultTooLarge(name, result.length, off, len);
-    charge(result.length + 1, off, len);
-  } else {
-    charge(1, off, len);
+    charge(result.length, off, len);
   }
 }
 
@@ -362,7 +367,7 @@ class Builder {
             }
             out += part;
           }
-          charge(out.length, node.off, node.len);
+          if (out.length >= CHARGE_FROM) charge(out.length, node.off, node.len);
           return out;
         };
       case "cmp":
@@ -556,8 +561,10 @@ function buildField(name: string, node: Node): Evaluator {
     }
     if (index < 0) return "";
     const raw = ctx.fields[index] ?? "";
-    // A read costs its length: functions scan what they are given, so this bounds scanning work.
-    if ((meter.used += raw.length) > meter.limit) throw workLimitExceeded(node.off, node.len);
+    // A long read costs its length: functions scan what they are given, so this bounds scanning work.
+    if (raw.length >= CHARGE_FROM && (meter.used += raw.length) > meter.limit) {
+      throw workLimitExceeded(node.off, node.len);
+    }
     return ctx.decimalSeparator === "." ? raw : normalizeDecimalSeparator(raw, ctx.decimalSeparator);
   };
 }
