@@ -262,6 +262,12 @@ export const PEEK_CSV_TOOL: BxpTool = {
     const path = args?.path;
     if (path === undefined || path === null) return call.fail("missing 'path'");
     if (typeof path !== "string") return call.fail(`expected a string for 'path', got ${typeName(path)}`);
+    const kind = fileKind(path);
+    if (kind === "xlsx" || kind === "zip" || kind === "trace") {
+      return call.fail(
+        `bxp_peek_csv reads CSV-like text; ${path.slice(0, 200)} is a ${kind} file (bxp_simulate reads it)`,
+      );
+    }
     const rows = boundedInt(args, call, "rows", PEEK_ROWS_DEFAULT, PEEK_ROWS_MAX);
     if (typeof rows !== "number") return rows;
     const encoding = optional<string>(args, call, "encoding", "string");

@@ -32,6 +32,8 @@ async function makeProject() {
   await Deno.writeTextFile(join(root, "sub/.HG/a.csv"), "a\n");
   await Deno.writeTextFile(join(root, ".in.json.0123.bxp-tmp"), "{}");
   if (posix) {
+    const fifo = await new Deno.Command("mkfifo", { args: [join(root, "data/pipe.csv")] }).output();
+    assert.equal(fifo.code, 0, "mkfifo");
     await Deno.symlink(outside, join(root, "outlink"));
     await Deno.symlink(join(outside, "secret.csv"), join(root, "data/secret.csv"));
   }
@@ -63,7 +65,7 @@ Deno.test("bxp_list_files lists configs and data, never follows links, skips VCS
     const skipped = answer.skipped.map((s: Wire) => `${s.path}:${s.reason}`).sort();
     assert.deepEqual(skipped, [
       ".git:protected-folder",
-      ...(posix ? ["data/secret.csv:symlink"] : []),
+      ...(posix ? ["data/pipe.csv:not-regular", "data/secret.csv:symlink"] : []),
       "node_modules:protected-folder",
       ...(posix ? ["outlink:symlink"] : []),
       "sub/.HG:protected-folder",
@@ -160,9 +162,11 @@ Deno.test("bxp_peek_csv: semicolons, decimal commas and a preamble, with rows an
       [{ path: "../outside/secret.csv" }, /must stay inside/],
       [{ path: "data/none.csv" }, /not found/],
       [{ path: "data" }, /Not a regular file/],
+      ...(posix ? [[{ path: "data/pipe.csv" }, /Not a regular file/]] as [unknown, RegExp][] : []),
       [{ path: "data/2024/statement.csv", rows: 101 }, /rows/],
       [{ path: "data/2024/statement.csv", delimiter: "x" }, /delimiter/],
       [{ path: 7 }, /path/],
+      [{ path: "data/book.xlsx" }, /reads CSV-like text; data\/book\.xlsx is a xlsx file/],
       ...(posix
         ? [[{ path: "data/secret.csv" }, /symbolic link/], [
           { path: "outlink/secret.csv" },
