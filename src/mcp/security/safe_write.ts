@@ -413,10 +413,11 @@ const DISCARD_ATTEMPTS = 10_000;
 
 /**
  * Close and remove a temporary file of ours wherever it landed: unlink it by its random name (only while
- * that name still names our file) until its descriptor reports no link left. A folder swap that sent it
+ * that name still names our file) until its descriptor reports no link left (`remaining` links: 1 when
+ * the file was hard-linked to its real name). A folder swap that sent it
  * outside the root is undone as soon as the path resolves there again.
  */
-function discardTemp(temp: { fd: number; path: string; id: Identity | null }): void {
+function discardTemp(temp: { fd: number; path: string; id: Identity | null }, remaining = 0): void {
   try {
     for (let attempt = 0; attempt < DISCARD_ATTEMPTS; attempt++) {
       let links: number;
@@ -425,7 +426,7 @@ function discardTemp(temp: { fd: number; path: string; id: Identity | null }): v
       } catch {
         break;
       }
-      if (links === 0) break;
+      if (links <= remaining) break;
       const id = temp.id ?? identityOfFd(temp.fd);
       if (id !== null && namesSync(temp.path, id)) {
         try {
@@ -473,6 +474,7 @@ function createSync(
   // A new file gets 0644 less the umask, as any editor would create it.
   const temp = createTemp(folders, walked.absolute, 0o644, shown);
   fillTemp(temp, bytes, null, shown);
+  let linked = false;
   try {
     if (!foldersUnchangedSync(folders)) {
       refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
@@ -480,6 +482,7 @@ function createSync(
     try {
       // link(2) fails when anything (a file, a dangling link) appeared at the target: never replaces.
       Deno.linkSync(temp.path, walked.absolute);
+      linked = true;
     } catch (error) {
       if (error instanceof Deno.errors.AlreadyExists) {
         refuse("exists", `${shown} appeared while it was being written; nothing was written.`, shown);
@@ -497,7 +500,7 @@ function createSync(
     }
     return "created";
   } finally {
-    discardTemp(temp);
+    discardTemp(temp, linked ? 1 : 0);
   }
 }
 
