@@ -36,6 +36,8 @@ export interface EvalPoolOptions {
   log?: (message: string) => void;
   /** The worker module (default `eval_worker.ts` beside this module). */
   workerUrl?: URL;
+  /** How long a new worker may take to get ready (default {@link WORKER_START_TIMEOUT_MS}). */
+  startTimeoutMs?: number;
   /**
    * Start workers with no Deno permissions. Needs `--unstable-worker-options` (without it Deno exits the
    * process); default: only inside bxp-mcp's permission-narrowed session worker, which exists only with
@@ -70,10 +72,15 @@ interface Slot {
   port: MessagePort;
   ready: boolean;
   running: Running | null;
+  /** Fires when the worker has not said `ready` in time (a module that never loads, a stuck start). */
+  startTimer: ReturnType<typeof setTimeout> | null;
 }
 
-/** Workers that die before they are ready, in a row, before the pool gives up on workers. */
+/** Workers that die (or never get ready) before they are ready, in a row, before the pool gives up on workers. */
 const MAX_START_FAILURES = 3;
+
+/** How long a new worker may take to say `ready` (about a second inside the session worker). */
+export const WORKER_START_TIMEOUT_MS = 10_000;
 
 /**
  * The pool. {@link EvalPool.run} resolves with the job's outcome or an {@link EvalStop}; it never rejects.
@@ -90,6 +97,7 @@ export class EvalPool {
   readonly #timeLimitMs: number;
   readonly #log: (message: string) => void;
   readonly #workerUrl: URL;
+  readonly #startTimeoutMs: number;
   readonly #slots: Slot[] = [];
   readonly #queue: Pending[] = [];
   #nextId = 1;
@@ -104,6 +112,7 @@ export class EvalPool {
     this.#timeLimitMs = options.timeLimitMs ?? EVAL_TIME_LIMIT_MS;
     this.#log = options.log ?? logToStderr;
     this.#workerUrl = options.workerUrl ?? new URL("./eval_worker.ts", import.meta.url);
+    this.#startTimeoutMs = options.startTimeoutMs ?? WORKER_START_TIMEOUT_MS;
     this.#narrow = options.narrowPermissions ?? inSandboxedSession();
   }
 
@@ -159,7 +168,13 @@ export class EvalPool {
       return null;
     }
     const channel = new MessageChannel();
-    const slot: Slot = { worker, port: channel.port1, ready: false, running: null };
+    const slot: Slot = { worker, port: channel.port1, ready: false, running: null, startTimer: null };
+    slot.startTimer = setTimeout(() => {
+      slot.startTimer = null;
+      if (!slot.ready) this.#onWorkerError(slot, `not ready after ${this.#startTimeoutMs / 1000} s`);
+    }, this.#startTimeoutMs);
+    // The process may end while a worker is still starting.
+    Deno.unrefTimer(slot.startTimer);
     channel.port1.onmessage = (event) => this.#onMessage(slot, event.data);
     worker.onerror = (event) => {
       event.preventDefault();
@@ -186,6 +201,8 @@ export class EvalPool {
     if (!this.#slots.includes(slot)) return;
     if (data === "ready") {
       slot.ready = true;
+      if (slot.startTimer !== null) clearTimeout(slot.startTimer);
+      slot.startTimer = null;
       this.#startFailures = 0;
       this.#pump();
       return;
@@ -253,6 +270,8 @@ export class EvalPool {
   #retire(slot: Slot, stopped: EvalStop["stopped"], detail: string): void {
     const running = slot.running;
     this.#finish(slot);
+    if (slot.startTimer !== null) clearTimeout(slot.startTimer);
+    slot.startTimer = null;
     slot.port.onmessage = null;
     slot.port.close();
     slot.worker.terminate();

@@ -86,3 +86,19 @@ Deno.test("when no worker can start (a binary built without the worker module), 
     pool.dispose();
   }
 });
+
+Deno.test("workers that never get ready (no error event either) are given up on, and jobs run on this thread", async () => {
+  const logged: string[] = [];
+  const pool = new EvalPool({
+    size: 1,
+    workerUrl: new URL("./fixtures/silent_worker.ts", import.meta.url),
+    startTimeoutMs: 100,
+    log: (message) => logged.push(message),
+  });
+  try {
+    assert.deepEqual(await pool.run(simple, never()), { text: '{"ok":true,"value":"OK"}' });
+    assert.ok(logged.some((line) => /not ready after 0.1 s/.test(line)), logged.join("\n"));
+  } finally {
+    pool.dispose();
+  }
+});
