@@ -239,3 +239,28 @@ Deno.test("without --exit-on-stdin-eof a closed stdin does not stop the run", ()
     assert.equal(res.code, 0, res.stderr);
     assert.equal(await Deno.readTextFile(join(dir, "a.out.csv")), "id,label\n1,a-2\n");
   }));
+
+Deno.test("a fatal error midway (serial and block-parallel) leaves no temporary file and no partial output", async () => {
+  const envs: Record<string, string>[] = [
+    { BXP_WORKERS: "0" },
+    { BXP_WORKERS: "2", BXP_PARALLEL_MIN_BYTES: "1", BXP_BLOCK_BYTES: "4096" },
+  ];
+  for (const env of envs) {
+    await withDir("bxp-fatal-", async (dir) => {
+      // Rows are written (and drained to the temporary files) before record 5000 stops the run.
+      const rows = Array.from({ length: 6000 }, (_, i) => (i === 5000 ? "x,bad," : `${i},2024-03-01,n${i}`));
+      await Deno.writeTextFile(join(dir, "s_2024-01-01_2024-12-31.csv"), `id,d,name\n${rows.join("\n")}\n`);
+      await Deno.writeTextFile(
+        join(dir, "c.json"),
+        `{ conversion_templates: { t: { data_dir: ".", file_pattern_in: ".csv", file_pattern_out: ".out.csv",
+           combined_output: true, date_filter_from_filename: true,
+           input_schema: { $date: "[d]", $id: "[id]" }, row_rules: [{ when: "1 = 1", rows: [{}] }],
+           output_schema: { id: "$id", date: "$date" } } } }`,
+      );
+      const res = await runBxpCli(["--config", "c.json"], { cwd: dir, env });
+      assert.equal(res.code, 1, JSON.stringify(env));
+      assert.match(res.stderr, /record 5001: date_filter_from_filename is on, but \$date is 'bad'/);
+      assert.deepEqual(listing(dir), ["c.json", "s_2024-01-01_2024-12-31.csv"], JSON.stringify(env));
+    });
+  }
+});
