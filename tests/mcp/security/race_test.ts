@@ -39,8 +39,8 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
   return seen;
 }
 
-/** Start the flipper; returns a stop function that resolves to its flip count. */
-function startFlipper(mode: string, target: string, other: string, stopFile: string) {
+/** Start the flipper and wait until its loop runs; returns a stop function resolving to its flip count. */
+async function startFlipper(mode: string, target: string, other: string, stopFile: string) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -56,6 +56,15 @@ function startFlipper(mode: string, target: string, other: string, stopFile: str
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  for (let poll = 0;; poll++) {
+    try {
+      await Deno.lstat(`${stopFile}.ready`);
+      break;
+    } catch {
+      assert.ok(poll < 1200, "the flipper started");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
   return async (): Promise<number> => {
     await Deno.writeTextFile(stopFile, "");
     const out = await child.output();
@@ -87,11 +96,11 @@ Deno.test({
     const { box, root, outside } = await makeBox();
     const server = await ServerProcess.start(["--root", root, "--allow-write"]);
     const outsideBefore = await snapshot(outside);
-    const stop = startFlipper("dir", join(root, "sub"), outside, join(box, "stop"));
+    const stop = await startFlipper("dir", join(root, "sub"), outside, join(box, "stop"));
     let flips = 0;
     const answers: Wire[] = [];
     try {
-      const ROUNDS = Number(Deno.env.get("BXP_RACE_ROUNDS") ?? 60);
+      const ROUNDS = Number(Deno.env.get("BXP_RACE_ROUNDS") ?? 100);
       for (let round = 0; round < ROUNDS; round++) {
         const calls: [string, string, Record<string, unknown>][] = [
           [`r${round}`, "bxp_fetch_template", { path: "sub/cfg.json5", id: "t" }],
@@ -160,7 +169,7 @@ Deno.test({
     const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
     assert.equal(made.code, 0, "mkfifo");
     const server = await ServerProcess.start(["--root", root]);
-    const stop = startFlipper("fifo", join(root, "sub", "cfg.json5"), fifo, join(box, "stop"));
+    const stop = await startFlipper("fifo", join(root, "sub", "cfg.json5"), fifo, join(box, "stop"));
     let flips = 0;
     try {
       // More concurrent calls than Deno has blocking threads to lose.
