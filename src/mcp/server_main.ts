@@ -162,15 +162,19 @@ export async function runBxpMcp(args: readonly string[]): Promise<number> {
 }
 
 /**
- * Start the session worker with `plan`, wait for its exit code, and forward shutdown signals to it: the
- * first signal asks the session to end (it cancels running calls and kills their bxp-cli children, then
- * reports done; exit code 0), a second one or no confirmation within {@link SIGNAL_SHUTDOWN_WAIT_MS}
- * stops the worker outright (exit code 1).
+ * Start the session worker (`module`, default `server_worker.ts`) with `plan`, wait for its exit code,
+ * and forward shutdown signals to it: the first signal asks the session to end (it cancels running calls
+ * and kills their bxp-cli children, then reports done; exit code 0), a second one or no confirmation
+ * within {@link SIGNAL_SHUTDOWN_WAIT_MS} stops the worker outright (exit code 1).
  */
-function runSessionWorker(plan: SandboxPlan, start: SessionStart): Promise<number> {
+export function runSessionWorker(
+  plan: SandboxPlan,
+  start: SessionStart,
+  module: URL = new URL("./server_worker.ts", import.meta.url),
+): Promise<number> {
   let worker: Worker;
   try {
-    worker = startSandboxedWorker(new URL("./server_worker.ts", import.meta.url), plan);
+    worker = startSandboxedWorker(module, plan);
   } catch (error) {
     logToStderr(error instanceof Error ? error.message : String(error));
     return Promise.resolve(1);
