@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 const MAIN = fileURLToPath(new URL("./fixtures/stubborn_session_main.ts", import.meta.url));
 
-async function startStubborn() {
+function startStubborn() {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -36,7 +36,7 @@ Deno.test({
   name: "a second signal stops a session that does not answer the first: exit 1",
   ignore: Deno.build.os === "windows",
   async fn() {
-    const { child, reading, waitFor, stderr } = await startStubborn();
+    const { child, reading, waitFor, stderr } = startStubborn();
     try {
       await waitFor(/spinning/);
       child.kill("SIGTERM");
@@ -61,7 +61,7 @@ Deno.test({
   name: "a session that never confirms a signal is stopped when the wait runs out: exit 1",
   ignore: Deno.build.os === "windows",
   async fn() {
-    const { child, reading, waitFor, stderr } = await startStubborn();
+    const { child, reading, waitFor, stderr } = startStubborn();
     try {
       await waitFor(/spinning/);
       child.kill("SIGHUP");
