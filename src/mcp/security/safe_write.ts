@@ -10,11 +10,12 @@
  * folders, and a read-only target is not replaced.
  *
  * Races: every check next to a system call is synchronous, so no other call of this process runs between
- * them. A temporary file that another process's folder swap sent outside the root is detected by the
- * post-create check and unlinked again by its random name until its descriptor reports no link left.
- * Residual risk, documented in the README: the final link or rename is path-based (Deno offers no
- * openat/renameat), so a folder swapped in the microseconds between the last check and that call still
- * redirects it; the check after it reports the write as failed.
+ * them. A temporary file or folder that another process's folder swap sent outside the root is detected
+ * by the check after its creation and removed again by its random name until its descriptor reports no
+ * link left. The final link or rename only moves an entry within one folder, so a swapped folder makes it
+ * fail (the source is not found there) rather than land outside. Residual risk, documented in the README:
+ * Deno offers no openat/renameat, so a swap that fools both the check before a call and the synchronous
+ * check after it is not detected.
  *
  * @example
  * ```ts
