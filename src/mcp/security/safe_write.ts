@@ -21,7 +21,7 @@
  * ```ts
  * const root = await ProjectRoot.open(".");
  * const target = await checkWriteTarget(root, "configs/new.json5", CONFIG_WRITE_RULES);
- * await writeChecked(root, target, new TextEncoder().encode("{}"), { overwrite: false });
+ * await writeChecked(target, new TextEncoder().encode("{}"), { overwrite: false, rules: CONFIG_WRITE_RULES });
  * ```
  * @module
  */
