@@ -6,6 +6,7 @@
  * @module
  */
 
+import { parse } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../version.ts";
 import { ClientRoots, DEFAULT_ROOTS_TIMEOUT_MS, McpServer } from "./protocol/mod.ts";
@@ -82,8 +83,8 @@ export function createBxpServer(options: BxpServerOptions): McpServer {
 
 /**
  * The root from the client's MCP roots: exactly one `file://` root, opened through {@link ProjectRoot}
- * like `--root` (once per URI); null for zero or several, a client without the capability, or a root
- * that cannot be opened. Each refusal is logged once per distinct answer.
+ * like `--root` (once per URI); null for zero or several, a client without the capability, a root that
+ * cannot be opened, or a file system root (`/`, `C:\`). Each refusal is logged once per distinct answer.
  */
 function clientRootResolver(
   server: McpServer,
@@ -107,7 +108,11 @@ function clientRootResolver(
     const uri = files[0].uri;
     if (opened?.uri !== uri) opened = { uri, root: openClientRoot(uri) };
     const root = await opened.root;
-    return root ?? refuse(`the client's root ${uri} cannot be opened`);
+    if (root === null) return refuse(`the client's root ${uri} cannot be opened`);
+    // A whole file system as the project is never what a client means to share (it may be its own
+    // working directory, started in `/`): the same accident --root avoids.
+    if (parse(root.path).root === root.path) return refuse(`the client's root ${uri} is a file system root`);
+    return root;
   };
 }
 

@@ -5,7 +5,7 @@
  * directory is never used, so a server started in `/` cannot read `etc/passwd`.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join, parse } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -135,19 +135,25 @@ Deno.test({
 });
 
 Deno.test({
-  name: "no root or several roots: path arguments are refused, inline text still works",
+  name: "no root, several roots, or a file system root: path arguments are refused, inline text works",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
     const a = await project({ "c.json5": CONFIG });
     const b = await project({ "c.json5": CONFIG });
-    for (const roots of [[], [pathToFileURL(a).href, pathToFileURL(b).href], ["https://example.com/x"]]) {
+    const fsRoot = pathToFileURL(parse(a).root).href;
+    for (
+      const roots of [[], [pathToFileURL(a).href, pathToFileURL(b).href], ["https://example.com/x"], [fsRoot]]
+    ) {
       const session = await connect({ roots });
       try {
-        const refused = await call(session.client, "bxp_validate", { path: "c.json5" });
+        // Under a file system root the config would exist at its absolute path minus the leading '/'.
+        const path = roots[0] === fsRoot ? join(a, "c.json5").slice(parse(a).root.length) : "c.json5";
+        const refused = await call(session.client, "bxp_validate", { path });
         assert.equal(refused.isError, true, `roots ${JSON.stringify(roots)}`);
         assert.match(refused.content[0].text, /root/);
         assert.match(session.stderr(), /no project root for path arguments: .*--root DIR/);
+        if (roots[0] === fsRoot) assert.match(session.stderr(), /is a file system root/);
         const inline = await call(session.client, "bxp_validate", { config: CONFIG });
         assert.equal(inline.isError, false);
       } finally {
