@@ -411,7 +411,7 @@ export class ProjectRoot {
     if (info.size > options.maxBytes) throw tooLarge(options, info.size, shown);
     const fd = openVerified(walked, shown);
     try {
-      return { relative: walked.relative, bytes: readBoundedSync(fd, options, shown) };
+      return { relative: walked.relative, bytes: await readBounded(fd, options, shown) };
     } finally {
       fs.closeSync(fd);
     }
@@ -443,7 +443,7 @@ export class ProjectRoot {
       while (filled < buffer.length) {
         let n: number;
         try {
-          n = fs.readSync(fd, buffer, filled, buffer.length - filled, null);
+          n = await readAt(fd, buffer, filled, buffer.length - filled);
         } catch {
           throw new PathGuardError("unreadable", `Cannot read ${shown}`, shown);
         }
@@ -477,14 +477,24 @@ function tooLarge(options: ReadOptions, size: number, shown: string): PathGuardE
   );
 }
 
-function readBoundedSync(fd: number, options: ReadOptions, shown: string): Uint8Array {
+/**
+ * Read from a verified descriptor without blocking the session thread (a regular file: the FIFO case was
+ * refused before).
+ */
+function readAt(fd: number, buffer: Uint8Array, offset: number, length: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    fs.read(fd, buffer, offset, length, null, (error, n) => error ? reject(error) : resolve(n));
+  });
+}
+
+async function readBounded(fd: number, options: ReadOptions, shown: string): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   while (true) {
     const buffer = new Uint8Array(64 * 1024);
     let n: number;
     try {
-      n = fs.readSync(fd, buffer, 0, buffer.length, null);
+      n = await readAt(fd, buffer, 0, buffer.length);
     } catch {
       throw new PathGuardError("unreadable", `Cannot read ${shown}`, shown);
     }
