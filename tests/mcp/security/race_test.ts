@@ -51,7 +51,7 @@ async function startFlipper(mode: string, target: string, other: string, stopFil
       target,
       other,
       stopFile,
-      Deno.env.get("BXP_RACE_DWELL_MS") ?? "0.3",
+      Deno.env.get("BXP_RACE_DWELL_MS") ?? "1",
     ],
     stdout: "piped",
     stderr: "piped",
