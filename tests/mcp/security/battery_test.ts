@@ -250,8 +250,23 @@ Deno.test({
       assert.equal(invalid.body.refused, "validation");
       assert.match(JSON.stringify(invalid.body.diagnostics), /\$err/);
       assert.equal(await Deno.readTextFile(join(root, "new/a.json5")), GOOD_CONFIG, "left byte-identical");
+      if (posix) await Deno.chmod(join(root, "new/a.json5"), 0o640);
       const updated = await answer("u", { path: "new/a.json5", config: GOOD_CONFIG + "\n", overwrite: true });
       assert.equal(updated.body.action, "updated");
+      if (posix) {
+        assert.equal((await Deno.stat(join(root, "new/a.json5"))).mode! & 0o777, 0o640, "mode kept");
+        await Deno.chmod(join(root, "new/a.json5"), 0o440);
+        const readOnly = await answer("ro", { path: "new/a.json5", config: GOOD_CONFIG, overwrite: true });
+        assert.equal(readOnly.body.refused, "read-only");
+        await Deno.chmod(join(root, "new/a.json5"), 0o640);
+      }
+      await Deno.mkdir(join(root, "sub/.git"), { recursive: true });
+      const vcs = await answer("git", {
+        path: "sub/.git/hooks.json",
+        config: GOOD_CONFIG,
+        create_dirs: true,
+      });
+      assert.equal(vcs.body.refused, "protected-folder");
       assert.equal((await answer("x", { path: "notes.txt", config: GOOD_CONFIG })).body.refused, "extension");
       assert.equal(
         (await answer("big", { path: "big.json", config: " ".repeat(1024 * 1024 + 1) })).body.refused,
