@@ -44,7 +44,7 @@ export class Gate {
    * the signal's reason, without taking a slot, when `signal` fires first.
    */
   acquire(signal: AbortSignal): Promise<() => void> {
-    signal.throwIfAborted();
+    if (signal.aborted) return Promise.reject(signal.reason);
     if (this.#active < this.limit && this.#waiting.length === 0) {
       this.#active++;
       return Promise.resolve(this.#releaser());
@@ -80,19 +80,28 @@ export class Gate {
 }
 
 /**
- * Hold a slot of every gate in `gates` (in order) for the duration of `work`. Resolves with the release
- * function of all of them; a signal that fires while waiting gives back what was taken and rejects.
+ * Hold a slot of every gate in `gates`, taken in order (the same order everywhere, so no two callers can
+ * deadlock). Resolves with the function giving them all back and whether any gate made the caller wait; a
+ * signal that fires while waiting gives back what was taken and rejects.
  */
-export async function acquireAll(gates: readonly Gate[], signal: AbortSignal): Promise<() => void> {
+export async function acquireAll(
+  gates: readonly Gate[],
+  signal: AbortSignal,
+): Promise<{ release: () => void; waited: boolean }> {
   const releases: (() => void)[] = [];
   const releaseAll = () => {
     for (const release of releases.reverse()) release();
   };
+  let waited = false;
   try {
-    for (const gate of gates) releases.push(await gate.acquire(signal));
+    for (const gate of gates) {
+      // Checked in the same tick as the acquire: a free slot is taken at once.
+      if (gate.active >= gate.limit || gate.waiting > 0) waited = true;
+      releases.push(await gate.acquire(signal));
+    }
   } catch (error) {
     releaseAll();
     throw error;
   }
-  return releaseAll;
+  return { release: releaseAll, waited };
 }

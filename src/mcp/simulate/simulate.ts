@@ -244,13 +244,14 @@ export class Simulator {
       const seconds = Math.round((Date.now() - queuedAt) / 1000);
       progress.report(2, `waiting for a free simulation slot (${seconds} s)`, 3);
     }, 1000);
-    let release: () => void;
+    let slot: { release: () => void; waited: boolean };
     try {
-      release = await acquireAll([this.#sessionGate, this.#processGate], signal);
+      slot = await acquireAll([this.#sessionGate, this.#processGate], signal);
     } finally {
       clearInterval(waiting);
     }
-    const queuedMs = Date.now() - queuedAt;
+    const release = slot.release;
+    const queuedMs = slot.waited ? Math.max(Date.now() - queuedAt, 1) : 0;
     let paths: WorkspacePaths | null = null;
     let kept = false;
     try {
