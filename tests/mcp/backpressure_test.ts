@@ -5,8 +5,12 @@
 import assert from "node:assert/strict";
 import { entryArgs } from "../_support/processes.ts";
 
-/** Requests whose answers (about 100 KiB each) would need several hundred MiB if they all queued. */
-const REQUESTS = 1_600;
+/**
+ * Enough requests that their answers, all queued, would take this many bytes (the count follows the size
+ * of one answer, measured first, so the test does not depend on the tool's current output).
+ */
+const UNBOUNDED_ANSWER_BYTES = 240 * 1024 * 1024;
+const MAX_REQUESTS = 20_000;
 /** Generous: with backpressure the server stays near 110 MiB here; queuing every answer takes it near 300 MiB. */
 const RSS_BOUND_KIB = 200 * 1024;
 
@@ -34,16 +38,32 @@ Deno.test({
     const stderrDone = (async () => {
       for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
     })();
+    const stdout = child.stdout.getReader();
     try {
-      const lines = Array.from({ length: REQUESTS }, (_, i) =>
+      const request = (id: number) =>
         JSON.stringify({
           jsonrpc: "2.0",
-          id: i + 1,
+          id,
           method: "tools/call",
           params: { name: "bxp_docs", arguments: {} },
-        }) + "\n").join("");
-      // Written in the background: once the server stops reading, this write blocks on the full pipe.
+        }) +
+        "\n";
       const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(request(0)));
+      let pending = "";
+      const decoder = new TextDecoder();
+      while (!pending.includes("\n")) {
+        const { value, done } = await stdout.read();
+        assert.ok(!done, "the first answer arrives");
+        pending += decoder.decode(value, { stream: true });
+      }
+      const answerBytes = pending.indexOf("\n") + 1;
+      pending = pending.slice(answerBytes);
+      const requests = Math.min(MAX_REQUESTS, Math.ceil(UNBOUNDED_ANSWER_BYTES / answerBytes));
+      assert.ok(requests < MAX_REQUESTS, `bxp_docs answers ${answerBytes} bytes: too small to test with`);
+
+      const lines = Array.from({ length: requests }, (_, i) => request(i + 1)).join("");
+      // Written in the background: once the server stops reading, this write blocks on the full pipe.
       const writing = writer.write(new TextEncoder().encode(lines)).then(() => writer.close());
 
       // Wait (bounded by the test runner, not asserted) until the server says it paused reading.
@@ -61,10 +81,10 @@ Deno.test({
 
       // Now read: every request is answered, in full.
       const ids = new Set<number>();
-      let pending = "";
-      const decoder = new TextDecoder();
-      for await (const chunk of child.stdout) {
-        pending += decoder.decode(chunk, { stream: true });
+      while (true) {
+        const { value, done } = await stdout.read();
+        if (done) break;
+        pending += decoder.decode(value, { stream: true });
         let nl: number;
         while ((nl = pending.indexOf("\n")) !== -1) {
           const message = JSON.parse(pending.slice(0, nl));
@@ -74,9 +94,10 @@ Deno.test({
         }
       }
       await writing;
-      assert.equal(ids.size, REQUESTS);
+      assert.equal(ids.size, requests);
       assert.equal((await child.status).code, 0);
     } finally {
+      stdout.releaseLock();
       try {
         child.kill("SIGKILL");
       } catch {

@@ -32,6 +32,7 @@ export {
 export {
   DEFAULT_EOF_GRACE_MS,
   DEFAULT_MAX_CONCURRENT,
+  DEFAULT_MAX_IN_FLIGHT_BYTES,
   DEFAULT_MAX_QUEUED_BYTES,
   serveStdio,
   type SessionEnd,

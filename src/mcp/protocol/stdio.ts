@@ -21,8 +21,17 @@ export const DEFAULT_EOF_GRACE_MS = 250;
  */
 export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 
-/** Default bound on messages being handled at once; reading waits for one to finish above it. */
-export const DEFAULT_MAX_CONCURRENT = 64;
+/**
+ * Default bound on messages being handled at once; reading waits for one to finish above it. High enough
+ * that a `notifications/cancelled` (read in order, like every line) is rarely stuck behind it.
+ */
+export const DEFAULT_MAX_CONCURRENT = 256;
+
+/**
+ * Default bound on the bytes of the messages being handled at once (their arguments stay in memory while
+ * they run): reading waits above it, though one message is always let through.
+ */
+export const DEFAULT_MAX_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
 
 /** How long, at the end of a session, handled messages and queued answers may take to settle. */
 export const SHUTDOWN_GRACE_MS = 5_000;
@@ -58,6 +67,8 @@ export interface StdioOptions {
   maxQueuedBytes?: number;
   /** Messages handled at once before reading pauses ({@link DEFAULT_MAX_CONCURRENT}). */
   maxConcurrent?: number;
+  /** Bytes of messages handled at once before reading pauses ({@link DEFAULT_MAX_IN_FLIGHT_BYTES}). */
+  maxInFlightBytes?: number;
 }
 
 /**
@@ -67,7 +78,8 @@ export interface StdioOptions {
  * discarded. At end of input, running calls get `eofGraceMs` to finish, then the server is closed
  * ({@link McpServer.close}: remaining calls aborted, close hooks run); the promise resolves once output
  * is flushed. Backpressure: while more than `maxQueuedBytes` of answers wait for the client, or
- * `maxConcurrent` messages are being handled, no further line is taken from the input.
+ * `maxConcurrent` messages (or `maxInFlightBytes` of them) are being handled, no further line is taken
+ * from the input.
  *
  * @example
  * ```ts
@@ -80,12 +92,14 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   const maxQueued = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
   const maxConcurrent = Math.max(1, options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
+  const maxInFlightBytes = options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES;
   const out = new SerialWriter(stdout, log);
   const send = (json: string) => out.writeLine(json);
   server.setOutput(send);
   const splitter = new LineSplitter(maxLineBytes);
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const running = new Set<Promise<void>>();
+  let runningBytes = 0;
 
   const dispatch = (bytes: Uint8Array) => {
     let text: string;
@@ -99,18 +113,22 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
     }
     const handled = server.handleLine(text, send);
     running.add(handled);
-    handled.finally(() => running.delete(handled));
+    runningBytes += bytes.length;
+    handled.finally(() => {
+      running.delete(handled);
+      runningBytes -= bytes.length;
+    });
   };
 
   /** Wait while the client is behind on reading answers or too much is being handled. */
-  const backpressure = async () => {
+  const backpressure = async (nextBytes: number) => {
     if (out.queuedBytes > maxQueued) {
       log(`${out.queuedBytes} answer bytes wait for the client; reading paused`);
       await Promise.race([out.drainedTo(maxQueued / 2), aborted]);
     }
-    while (running.size >= maxConcurrent && !signal?.aborted) {
-      await Promise.race([...running, aborted]);
-    }
+    const busy = () =>
+      running.size >= maxConcurrent || (running.size > 0 && runningBytes + nextBytes > maxInFlightBytes);
+    while (busy() && !signal?.aborted) await Promise.race([...running, aborted]);
   };
 
   const reader = stdin.getReader();
@@ -136,7 +154,7 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
       }
       if (chunk.done) break;
       for (const event of splitter.push(chunk.value)) {
-        await backpressure();
+        await backpressure(event.kind === "line" ? event.bytes.length : 0);
         if (signal?.aborted) break reading;
         if (event.kind === "line") {
           dispatch(event.bytes);

@@ -307,3 +307,37 @@ Deno.test("client roots: a question that timed out is asked again by the next ca
   assert.deepEqual(await roots.current(), { kind: "roots", roots: [{ uri: "file:///q" }] });
   assert.equal(out.lines.length, 2, "an answered question is not asked again");
 });
+
+Deno.test("backpressure: the bytes of the messages being handled are bounded too (one always passes)", async () => {
+  const server = new McpServer({ name: "t", version: "1" });
+  let running = 0;
+  let peak = 0;
+  server.addTool({
+    name: "hold",
+    description: "Holds its (large) argument for a moment.",
+    inputSchema: { type: "object" },
+    allowStructured: false,
+    handler: async () => {
+      peak = Math.max(peak, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      running--;
+      return { text: "ok" };
+    },
+  });
+  const stdin = fakeStdin();
+  const chunks: Uint8Array[] = [];
+  const done = serveStdio({
+    server,
+    stdin: stdin.readable,
+    stdout: new WritableStream({ write: (c) => void chunks.push(c) }),
+    maxInFlightBytes: 25_000,
+    eofGraceMs: 60_000,
+  });
+  // Each line is about 10 kB: at most two fit the bound; a single 40 kB line still passes alone.
+  const line = (id: number, size: number) => toolCall(id, "hold", { pad: "x".repeat(size) }) + "\n";
+  stdin.write(Array.from({ length: 20 }, (_, i) => line(i + 1, 10_000)).join("") + line(99, 40_000));
+  stdin.close();
+  await done;
+  assert.equal(chunks.length, 21);
+  assert.ok(peak <= 2, `peak concurrency ${peak}`);
+});
