@@ -71,6 +71,7 @@ Deno.test("a queued job that is cancelled never runs; an already aborted signal 
   }
 });
 
+// Deno prints each failed worker's load error on stderr (even when the error event is handled): expected.
 Deno.test("when no worker can start (a binary built without the worker module), jobs run on this thread", async () => {
   const logged: string[] = [];
   const pool = new EvalPool({
