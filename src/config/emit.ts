@@ -83,22 +83,35 @@ export function fromPlain(value: unknown): OutValue {
 
 /** Escape a string the way `std.json` does: only `"`, `\` and U+0000..U+001F. */
 export function zigJsonString(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i];
-    const code = s.charCodeAt(i);
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (code < 0x20) {
-      if (ch === "\n") out += "\\n";
-      else if (ch === "\r") out += "\\r";
-      else if (ch === "\t") out += "\\t";
-      else if (code === 0x08) out += "\\b";
-      else if (code === 0x0c) out += "\\f";
-      else out += "\\u" + code.toString(16).padStart(4, "0");
-    } else out += ch;
+  // One regex pass instead of a per-character concatenation: a long value (a large eval answer) would
+  // otherwise build a rope of millions of one-character pieces.
+  return NEEDS_ESCAPE.test(s) ? '"' + s.replace(ESCAPED, escapeChar) + '"' : '"' + s + '"';
+}
+
+// deno-lint-ignore no-control-regex -- the control characters are exactly what must be escaped
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+// deno-lint-ignore no-control-regex -- as above
+const ESCAPED = /["\\\u0000-\u001f]/g;
+
+function escapeChar(ch: string): string {
+  switch (ch) {
+    case '"':
+      return '\\"';
+    case "\\":
+      return "\\\\";
+    case "\n":
+      return "\\n";
+    case "\r":
+      return "\\r";
+    case "\t":
+      return "\\t";
+    case "\b":
+      return "\\b";
+    case "\f":
+      return "\\f";
+    default:
+      return "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0");
   }
-  return out + '"';
 }
 
 /**
