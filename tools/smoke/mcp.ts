@@ -165,6 +165,12 @@ async function closeSession(s: Session, dirs: SmokeDirs, checks: Check[]): Promi
       : `bxp-mcp (pid ${pid}) exited by itself with status ${status.code} when the client closed`,
   });
   checks.push({
+    ok: !s.transport.heldOpen,
+    what: s.transport.heldOpen
+      ? "bxp-mcp's stdout/stderr stayed open after it exited: a process it started still holds them"
+      : "bxp-mcp's stdout and stderr closed with it",
+  });
+  checks.push({
     ok: s.transport.strayLines.length === 0,
     what: `stdout held only JSON-RPC messages${
       s.transport.strayLines.length ? `; stray: ${s.transport.strayLines[0].slice(0, 200)}` : ""

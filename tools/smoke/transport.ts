@@ -38,6 +38,9 @@ export class ChildTransport implements Transport {
   #stderr = "";
   #reading: Promise<void> = Promise.resolve();
   #stderrReading: Promise<void> = Promise.resolve();
+  #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  /** Set when stdout or stderr stayed open after the server exited (another process holds them). */
+  heldOpen = false;
 
   /** Prepare; the child starts in `start()` (called by `Client.connect`). */
   constructor(spec: ChildSpec) {
@@ -66,12 +69,26 @@ export class ChildTransport implements Transport {
       stderr: "piped",
     }).spawn();
     this.#writer = this.#child.stdin.getWriter();
-    this.#reading = this.#readStdout(this.#child.stdout);
-    this.#stderrReading = this.#readStderr(this.#child.stderr);
+    this.#reading = this.#readStdout(this.#reader(this.#child.stdout));
+    this.#stderrReading = this.#readStderr(this.#reader(this.#child.stderr));
     return Promise.resolve();
   }
 
-  async #readStdout(stream: ReadableStream<Uint8Array>): Promise<void> {
+  #reader(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+    const reader = stream.getReader();
+    this.#readers.push(reader);
+    return {
+      async *[Symbol.asyncIterator]() {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          yield value;
+        }
+      },
+    };
+  }
+
+  async #readStdout(stream: AsyncIterable<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
     let pending = "";
     for await (const chunk of stream) {
@@ -92,7 +109,7 @@ export class ChildTransport implements Transport {
     if (pending !== "") this.strayLines.push(pending);
   }
 
-  async #readStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
+  async #readStderr(stream: AsyncIterable<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
     for await (const chunk of stream) this.#stderr += decoder.decode(chunk, { stream: true });
   }
@@ -127,8 +144,17 @@ export class ChildTransport implements Transport {
     }, graceMs);
     const status = await child.status;
     clearTimeout(timer);
-    await this.#reading.catch(() => {});
-    await this.#stderrReading.catch(() => {});
+    // A process that inherited the server's stdout or stderr keeps them open after its exit: stop reading
+    // (after a moment for the last bytes) rather than wait for it, and say so.
+    const drained = Promise.all([this.#reading, this.#stderrReading]).then(() => true, () => true);
+    let wait: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>((done) => wait = setTimeout(() => done(false), 5_000));
+    const closed = await Promise.race([drained, late]);
+    clearTimeout(wait);
+    if (!closed) {
+      this.heldOpen = true;
+      for (const reader of this.#readers) await reader.cancel().catch(() => {});
+    }
     this.onclose?.();
     return { status, killed };
   }
