@@ -12,7 +12,7 @@
  * @module
  */
 
-import { sniffCsv } from "../../draft/sniff.ts";
+import { sniffCsv } from "../../draft/mod.ts";
 import { parseEncoding } from "../../formats/encoding.ts";
 import { PathGuardError, PROTECTED_FOLDERS } from "../security/paths.ts";
 import { MAX_DEPTH, MAX_VISITED, walkTree } from "../security/tree_walk.ts";
