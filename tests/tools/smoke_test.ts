@@ -115,10 +115,19 @@ Deno.test({
     const dir = await launcherDir({
       // --version still works; conversions write nothing and succeed.
       "bxp-cli": (run) => `if [ "$1" = --version ]; then exec ${run} "$@"; fi\nexit 0`,
-      // A helper that outlives the server, with the server's arguments (so its --root) in its command line.
+      // A helper that outlives the server, with the server's arguments (so its --root) in its command line;
+      // in the --allow-write session it also keeps the server's stdout open. It gives up after 5 minutes
+      // should anything fail to kill it.
       "bxp-mcp": (run) =>
-        `if [ "$1" != --version ]; then sh -c 'while :; do sleep 1; done' leftover "$@" ` +
-        `</dev/null >/dev/null 2>&1 & fi\nexec ${run} "$@"`,
+        [
+          `leftover='i=0; while [ $i -lt 300 ]; do sleep 1; i=$((i+1)); done'`,
+          `case "$*" in`,
+          `  --version*) ;;`,
+          `  *--allow-write*) sh -c "$leftover" leftover "$@" </dev/null 2>/dev/null & ;;`,
+          `  *) sh -c "$leftover" leftover "$@" </dev/null >/dev/null 2>&1 & ;;`,
+          `esac`,
+          `exec ${run} "$@"`,
+        ].join("\n"),
     });
     let run: Awaited<ReturnType<typeof smoke>> | null = null;
     try {
@@ -126,7 +135,13 @@ Deno.test({
       const { failed } = checkLines(run.stdout);
       assert.equal(run.code, 1, run.stdout);
       assert.match(run.stdout, /smoke: \d+ check\(s\) failed\n$/);
-      assert.ok(failed.some((l) => /^FAIL processes left behind: \d+ sh -c while/.test(l)), run.stdout);
+      const left = failed.filter((l) => /^FAIL processes left behind: \d+ sh -c i=0; while/.test(l));
+      assert.equal(left.length, 2, `one per session:\n${run.stdout}`);
+      assert.ok(
+        failed.some((l) => /^FAIL bxp-mcp's stdout\/stderr stayed open after it exited/.test(l)),
+        run.stdout,
+      );
+      assert.equal(failed.filter((l) => /stayed open/.test(l)).length, 1, "only the session holding stdout");
       if (CONFORMANCE_DIR !== null) {
         for (const name of SMOKE_CASES) {
           assert.ok(
@@ -136,7 +151,7 @@ Deno.test({
         }
       }
     } finally {
-      for (const m of (run?.stdout ?? "").matchAll(/(?:processes left behind: |; )(\d+) sh -c while/g)) {
+      for (const m of (run?.stdout ?? "").matchAll(/(?:processes left behind: |; )(\d+) sh -c i=0/g)) {
         try {
           Deno.kill(Number(m[1]), "SIGKILL");
         } catch { /* gone */ }
