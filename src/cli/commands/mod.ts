@@ -20,6 +20,7 @@ import { LIBRARY_RUN } from "./library_run.ts";
 import { LIST_TEMPLATES } from "./list_templates.ts";
 import { PREVIEW } from "./preview.ts";
 import { VALIDATE } from "./validate.ts";
+import { PARTITION_COMMANDS } from "../partition/mod.ts";
 
 /** One alternative mode of bxp-cli. */
 export interface CliCommand {
@@ -43,7 +44,17 @@ export interface CliCommand {
  * imports this module for the usage text, so the list is built on first use rather than at load time.
  */
 export function cliCommands(): readonly CliCommand[] {
-  return [LIST_TEMPLATES, FETCH_TEMPLATE, INIT, VALIDATE, EVAL, PREVIEW, EXPLAIN, LIBRARY_RUN];
+  return [
+    LIST_TEMPLATES,
+    FETCH_TEMPLATE,
+    INIT,
+    VALIDATE,
+    EVAL,
+    PREVIEW,
+    EXPLAIN,
+    LIBRARY_RUN,
+    ...PARTITION_COMMANDS,
+  ];
 }
 
 /** The command whose flag appears in `args` (as `--flag` or `--flag=value`), or null for a conversion run. */
