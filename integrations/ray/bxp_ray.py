@@ -1,0 +1,532 @@
+#!/usr/bin/env python3
+"""Run one bxp template over large inputs on a Ray cluster, byte-identical to a bxp-cli run.
+
+bxp never lets a record span lines, so each input is cut at newlines into pieces and every piece is
+converted on its own by bxp-cli's partition modes (``--partition-prepass`` / ``--partition-convert``),
+given the file's head (BOM, preamble, header line), its name and the number of the piece's first record.
+The job:
+
+1. asks ``bxp-cli --partition-plan`` which inputs the template takes, in bxp's order, and their output names;
+2. cuts each input at newlines into pieces of about ``--piece-bytes`` and counts each piece's records
+   (Ray tasks) so every piece knows the number of its first record (``RECORD_NUM()``);
+3. when the template has ``pre_pass`` blocks, collects each piece's table writes (Ray tasks) and merges
+   them per file with bxp's rule (the later record wins), shared with the conversion tasks through Ray's
+   object store;
+4. converts every piece (Ray tasks, retried on crashes), then writes each output and the combined output
+   with exactly one header, in input order, to temporary files beside the targets;
+5. asks ``bxp-cli --partition-summary`` for the warnings, summary lines and exit status a single bxp-cli
+   run would print, and renames the outputs into place -- or, when the run failed, removes them all.
+
+Usage::
+
+    python bxp_ray.py --config bxp-cli.json --template t1 --output out/ data/*.csv
+    python bxp_ray.py --bxp-cli "/opt/bxp/bxp-cli" --address auto ... s3://bucket/2024/*.csv
+
+Exit status: 0 success, 2 warnings, 1 error (as bxp-cli).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import dataclasses
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from typing import Any, Iterable
+
+LF = 0x0A
+BOM = b"\xef\xbb\xbf"
+DEFAULT_PIECE_BYTES = 64 * 1024 * 1024
+READ_WINDOW = 1024 * 1024
+
+
+class JobError(Exception):
+    """A problem that ends the job with exit status 1 (its message is printed as ``error: ...``)."""
+
+
+class PieceFailed(Exception):
+    """bxp-cli refused a piece for good (exit 1 with ``error:``/``fatal error:``): not retried."""
+
+
+class PieceCrashed(Exception):
+    """bxp-cli died without a verdict (killed, out of memory, ...): Ray retries the task."""
+
+
+# ---------------------------------------------------------------- file access (local or fsspec URLs)
+
+
+def _is_url(path: str) -> bool:
+    return "://" in path and not path.startswith("file://")
+
+
+def _local(path: str) -> str:
+    return path[len("file://"):] if path.startswith("file://") else path
+
+
+def open_input(path: str):
+    """A binary reader for a local path or any URL fsspec knows (s3://, gs://, hdfs://, ...)."""
+    if _is_url(path):
+        try:
+            import fsspec  # noqa: PLC0415 (only needed for remote inputs)
+        except ImportError as err:
+            raise JobError(f"'{path}' needs fsspec (pip install -r requirements.txt)") from err
+        return fsspec.open(path, "rb").open()
+    return open(_local(path), "rb")
+
+
+def input_size(path: str) -> int:
+    if _is_url(path):
+        import fsspec  # noqa: PLC0415
+
+        fs, _, paths = fsspec.get_fs_token_paths(path)
+        return int(fs.size(paths[0]))
+    return os.path.getsize(_local(path))
+
+
+def read_range(path: str, start: int, end: int) -> bytes:
+    with open_input(path) as f:
+        f.seek(start)
+        data = f.read(end - start)
+    if len(data) != end - start:
+        raise PieceCrashed(f"'{path}' changed while the job ran (short read at {start})")
+    return data
+
+
+def basename(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+# ---------------------------------------------------------------- bxp's line arithmetic
+
+
+def _is_record_line(line: bytes) -> bool:
+    # A line that is empty once a trailing \r is dropped is not a record (bxp's reader skips it).
+    return len(line) > 1 or (len(line) == 1 and line != b"\r")
+
+
+def count_records(data: bytes) -> int:
+    """Records in whole lines of a CSV body, as bxp counts them."""
+    return sum(1 for line in data.split(b"\n") if _is_record_line(line))
+
+
+def find_body(path: str, header_line: int, size: int) -> tuple[bytes, int]:
+    """The head (BOM, preamble and header line) and the offset where the records start."""
+    head = b""
+    with open_input(path) as f:
+        while True:
+            pos = len(BOM) if head.startswith(BOM) else 0
+            seen = 0
+            found = header_line == 0 and (len(head) >= len(BOM) or len(head) == size)
+            while not found:
+                nl = head.find(b"\n", pos)
+                if nl < 0:
+                    break
+                if _is_record_line(head[pos:nl]):
+                    seen += 1
+                pos = nl + 1
+                found = seen == header_line
+            if found:
+                return head[:pos], pos
+            if len(head) >= size:
+                return head, size  # the file ends before its header line ends: no records
+            more = f.read(READ_WINDOW)
+            if not more:
+                return head, len(head)
+            head += more
+            if len(head) > 64 * 1024 * 1024:
+                raise JobError(f"'{path}': no end of the header line within 64 MiB")
+
+
+def cut_pieces(path: str, start: int, size: int, piece_bytes: int, force: Iterable[int] = ()) -> list[tuple[int, int]]:
+    """Byte ranges of whole lines covering [start, size): about ``piece_bytes`` each, also cut at ``force``."""
+    cuts = {start, size}
+    with open_input(path) as f:
+        at = start
+        while at < size:
+            target = at + max(1, piece_bytes)
+            if target >= size:
+                break
+            f.seek(target - 1)
+            pos = target - 1
+            end = size
+            while pos < size:
+                window = f.read(min(READ_WINDOW, size - pos))
+                if not window:
+                    break
+                nl = window.find(b"\n")
+                if nl >= 0:
+                    end = pos + nl + 1
+                    break
+                pos += len(window)
+            cuts.add(end)
+            at = end
+        for c in force:
+            if not start < c < size:
+                continue
+            f.seek(c - 1)
+            if f.read(1) != b"\n":
+                raise JobError(f"forced cut {c} of '{path}' is not at the start of a line")
+            cuts.add(c)
+    edges = sorted(cuts)
+    return [(a, b) for a, b in zip(edges, edges[1:]) if b > a]
+
+
+# ---------------------------------------------------------------- bxp-cli
+
+
+@dataclasses.dataclass(frozen=True)
+class CliSpec:
+    """How to start bxp-cli on a worker, and the config it runs (its text travels with the task)."""
+
+    command: tuple[str, ...]
+    config_text: bytes
+    template: str
+
+
+def _run_cli(spec: CliSpec, mode: str, extra: list[str], stdin: bytes, files: dict[str, bytes]) -> tuple[bytes, bytes, str]:
+    """Runs bxp-cli in a scratch folder holding the config and ``files``; answers stdout, stderr, folder."""
+    work = tempfile.mkdtemp(prefix="bxp-ray-")
+    try:
+        with open(os.path.join(work, "config.json"), "wb") as f:
+            f.write(spec.config_text)
+        for name, data in files.items():
+            with open(os.path.join(work, name), "wb") as f:
+                f.write(data)
+        argv = [*spec.command, mode, "--config", os.path.join(work, "config.json"), "--template", spec.template, *extra]
+        try:
+            done = subprocess.run(argv, input=stdin, capture_output=True, cwd=work, check=False)
+        except OSError as err:
+            raise PieceFailed(f"cannot start bxp-cli ({shlex.join(spec.command)}): {err}") from err
+        err_text = done.stderr.decode("utf-8", "replace").strip()
+        if done.returncode == 1 and (err_text.startswith("error:") or err_text.startswith("fatal error:")):
+            raise PieceFailed(err_text)
+        if done.returncode != 0:
+            raise PieceCrashed(f"bxp-cli {mode} exited with {done.returncode}: {err_text[-2000:]}")
+        stats = b""
+        stats_path = os.path.join(work, "stats.json")
+        if os.path.exists(stats_path):
+            with open(stats_path, "rb") as f:
+                stats = f.read()
+        return done.stdout, stats, err_text
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@dataclasses.dataclass(frozen=True)
+class Piece:
+    path: str
+    name: str
+    index: int
+    start: int
+    end: int
+
+
+def task_count(piece: Piece) -> int:
+    return count_records(read_range(piece.path, piece.start, piece.end))
+
+
+def task_prepass(spec: CliSpec, piece: Piece, head: bytes, first: int) -> list:
+    out, _, _ = _run_cli(
+        spec,
+        "--partition-prepass",
+        ["--file", piece.name, "--head", "head.bin", "--first-record", str(first)],
+        read_range(piece.path, piece.start, piece.end),
+        {"head.bin": head},
+    )
+    return json.loads(out)["entries"]
+
+
+def task_convert(spec: CliSpec, piece: Piece, head: bytes, first: int, lookups: Any) -> tuple[bytes, dict]:
+    extra = ["--file", piece.name, "--head", "head.bin", "--first-record", str(first), "--stats-file", "stats.json"]
+    files = {"head.bin": head}
+    if lookups is not None:
+        files["lookups.json"] = json.dumps([lookups]).encode()
+        extra += ["--lookups", "lookups.json"]
+    rows, stats, _ = _run_cli(spec, "--partition-convert", extra, read_range(piece.path, piece.start, piece.end), files)
+    return rows, json.loads(stats)
+
+
+def merge_entries(pieces: Iterable[list]) -> list:
+    """Per (block, key, field) the write of the highest record: bxp's later-rows-win, in one list."""
+    best: dict[tuple[str, str, str], list] = {}
+    for entries in pieces:
+        for e in entries:
+            k = (e[0], e[1], e[2])
+            seen = best.get(k)
+            if seen is None or seen[4] <= e[4]:
+                best[k] = e
+    return sorted(best.values(), key=lambda e: e[4])
+
+
+# ---------------------------------------------------------------- outputs
+
+
+class Staged:
+    """An output written to a temporary name beside its target, renamed into place only on commit."""
+
+    def __init__(self, target: str):
+        self.target = target
+        folder, name = os.path.split(target)
+        self.temp = os.path.join(folder, f".{name}.bxp-ray-{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
+        self._fs = None
+        if _is_url(target):
+            import fsspec  # noqa: PLC0415
+
+            self._fs, _, _ = fsspec.get_fs_token_paths(target)
+            self._file = self._fs.open(self.temp, "wb")
+        else:
+            self._file = open(self.temp, "wb")
+
+    def write(self, data: bytes) -> None:
+        self._file.write(data)
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+    def commit(self) -> None:
+        self.close()
+        if self._fs is not None:
+            self._fs.mv(self.temp, self.target)
+        else:
+            os.replace(self.temp, self.target)
+
+    def abort(self) -> None:
+        self.close()
+        try:
+            if self._fs is not None:
+                self._fs.rm(self.temp)
+            else:
+                os.unlink(self.temp)
+        except FileNotFoundError:
+            pass
+
+
+def join_out(folder: str, name: str) -> str:
+    return folder.rstrip("/") + "/" + name if _is_url(folder) else os.path.join(folder, name)
+
+
+# ---------------------------------------------------------------- the job
+
+
+@dataclasses.dataclass
+class JobOptions:
+    config: str
+    template: str
+    inputs: list[str]
+    output: str
+    bxp_cli: list[str]
+    piece_bytes: int = DEFAULT_PIECE_BYTES
+    strict: bool = False
+    quiet: bool = False
+    max_retries: int = 3
+    # Test hook: extra cut offsets per input path (each must be the start of a line).
+    force_cuts: dict[str, list[int]] = dataclasses.field(default_factory=dict)
+
+
+def _local_cli(spec: CliSpec, mode: str, extra: list[str], stdin: bytes) -> subprocess.CompletedProcess:
+    work = tempfile.mkdtemp(prefix="bxp-ray-")
+    try:
+        cfg = os.path.join(work, "config.json")
+        with open(cfg, "wb") as f:
+            f.write(spec.config_text)
+        argv = [*spec.command, mode, "--config", cfg, "--template", spec.template, *extra]
+        return subprocess.run(argv, input=stdin, capture_output=True, check=False)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run_job(opts: JobOptions, ray_module: Any = None) -> int:
+    """Runs the job on the Ray cluster ``ray`` is connected to; answers bxp-cli's exit status."""
+    ray = ray_module
+    if ray is None:
+        import ray  # noqa: PLC0415
+    started = time.monotonic()
+    with open(opts.config, "rb") as f:
+        spec = CliSpec(tuple(opts.bxp_cli), f.read(), opts.template)
+
+    names = [basename(p) for p in opts.inputs]
+    if len(set(names)) != len(names):
+        raise JobError("two inputs share a file name: outputs are named after input file names")
+    by_name = dict(zip(names, opts.inputs))
+    plan_run = _local_cli(spec, "--partition-plan", [], json.dumps({"names": names}).encode())
+    if plan_run.returncode != 0:
+        raise JobError(plan_run.stderr.decode("utf-8", "replace").strip().removeprefix("error: "))
+    plan = json.loads(plan_run.stdout)
+    for n in plan["ignored"]:
+        print(f"note: '{n}' does not end with the template's file_pattern_in; not an input", file=sys.stderr)
+
+    remote = {"max_retries": opts.max_retries, "retry_exceptions": [PieceCrashed]}
+    count_r = ray.remote(**remote)(task_count)
+    prepass_r = ray.remote(**remote)(task_prepass)
+    convert_r = ray.remote(**remote)(task_convert)
+
+    files = []
+    for item in plan["inputs"]:
+        path = by_name[item["name"]]
+        size = input_size(path)
+        head, body = find_body(path, plan["header_line"], size)
+        with open_input(path) as f:
+            sample = f.read(plan["utf8_sample_bytes"])
+        ranges = cut_pieces(path, body, size, opts.piece_bytes, opts.force_cuts.get(path, ()))
+        pieces = [Piece(path, item["name"], i, a, b) for i, (a, b) in enumerate(ranges)]
+        files.append({"item": item, "path": path, "head": head, "sample": sample, "pieces": pieces})
+
+    def get_all(refs: list) -> list:
+        try:
+            return ray.get(refs)
+        except Exception as err:  # a task failed for good: report bxp-cli's own words
+            cause = getattr(err, "cause", None) or err
+            raise JobError(str(cause).strip().splitlines()[-1] if str(cause).strip() else repr(cause)) from err
+
+    # Record numbers: every piece's count, then running sums.
+    counts = get_all([count_r.remote(p) for f in files for p in f["pieces"]])
+    at = 0
+    for f in files:
+        firsts = []
+        total = 0
+        for _ in f["pieces"]:
+            firsts.append(total + 1)
+            total += counts[at]
+            at += 1
+        f["firsts"] = firsts
+        f["head_ref"] = ray.put(f["head"])
+
+    # pre_pass: per file, every piece's writes merged with the later record winning.
+    for f in files:
+        f["lookups"] = None
+    if plan["prepass"]:
+        refs = [[prepass_r.remote(spec, p, f["head_ref"], first) for p, first in zip(f["pieces"], f["firsts"])] for f in files]
+        for f, rs in zip(files, refs):
+            f["lookups"] = ray.put(merge_entries(get_all(rs)))
+
+    convert_refs = [
+        [convert_r.remote(spec, p, f["head_ref"], first, f["lookups"]) for p, first in zip(f["pieces"], f["firsts"])]
+        for f in files
+    ]
+
+    header = base64.b64decode(plan["header_b64"])
+    staged: list[Staged] = []
+    combined = None
+    try:
+        if plan["combined_name"] is not None and files:
+            combined = Staged(join_out(opts.output, plan["combined_name"]))
+            staged.append(combined)
+            combined.write(header)
+        summary_files = []
+        for f, refs in zip(files, convert_refs):
+            out = Staged(join_out(opts.output, f["item"]["output"]))
+            staged.append(out)
+            out.write(header)
+            stats = []
+            for ref in refs:  # in piece order: the output keeps the input's order
+                rows, piece_stats = get_all([ref])[0]
+                out.write(rows)
+                if combined is not None:
+                    combined.write(rows)
+                stats.append(piece_stats)
+            out.close()
+            summary_files.append({
+                "name": f["item"]["name"],
+                "head_b64": base64.b64encode(f["head"]).decode(),
+                "sample_b64": base64.b64encode(f["sample"]).decode(),
+                "output": out.target,
+                "pieces": stats,
+            })
+        if combined is not None:
+            combined.close()
+        request = {"dir": opts.output, "files": summary_files, "combined": combined.target if combined else None,
+                   "own_outputs": plan["own_outputs"]}
+        extra = ["--elapsed-ms", str(int((time.monotonic() - started) * 1000))]
+        if opts.strict:
+            extra.append("--strict")
+        if opts.quiet:
+            extra.append("--quiet")
+        summary = _local_cli(spec, "--partition-summary", extra, json.dumps(request).encode())
+        sys.stdout.write(summary.stdout.decode("utf-8", "replace"))
+        sys.stderr.write(summary.stderr.decode("utf-8", "replace"))
+        code = summary.returncode
+        if code not in (0, 2):
+            code = 1
+        if code == 1:
+            raise _Abort()
+        for s in staged:
+            s.commit()
+        staged = []
+        return code
+    except _Abort:
+        return 1
+    finally:
+        for s in staged:
+            s.abort()
+
+
+class _Abort(Exception):
+    pass
+
+
+def default_cli() -> list[str]:
+    """``$BXP_CLI`` (a command line), else ``bxp-cli`` on PATH, else ``deno run`` from this checkout."""
+    env = os.environ.get("BXP_CLI")
+    if env:
+        return shlex.split(env)
+    found = shutil.which("bxp-cli")
+    if found:
+        return [found]
+    repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    return [
+        "deno", "run", "--no-prompt", "--allow-read", "--allow-write",
+        "--allow-env=BXP_METRICS,BXP_WORKERS,BXP_PARALLEL_MIN_BYTES,BXP_BLOCK_BYTES,HOME,XDG_CONFIG_HOME,APPDATA",
+        os.path.join(repo, "src", "cli", "main.ts"),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Run one bxp template on a Ray cluster, byte-identical to bxp-cli.")
+    ap.add_argument("--config", required=True, help="the bxp config (JSON5)")
+    ap.add_argument("--template", required=True, help="the template id to run")
+    ap.add_argument("--output", required=True, help="folder (or fsspec URL) the outputs are written to")
+    ap.add_argument("--piece-bytes", type=int, default=DEFAULT_PIECE_BYTES, help="about this many bytes per piece")
+    ap.add_argument("--bxp-cli", default=None, help="command line starting bxp-cli (default: $BXP_CLI, PATH, checkout)")
+    ap.add_argument("--address", default=None, help="Ray cluster address (default: start or join a local one)")
+    ap.add_argument("--num-cpus", type=int, default=None, help="CPUs of a local cluster started here")
+    ap.add_argument("--max-retries", type=int, default=3, help="retries of a piece whose bxp-cli crashed")
+    ap.add_argument("--strict", action="store_true", help="findings are errors (bxp-cli --strict); nothing written")
+    ap.add_argument("--quiet", action="store_true", help="only warnings and errors")
+    ap.add_argument("inputs", nargs="+", help="input files (local paths or fsspec URLs)")
+    a = ap.parse_args(argv)
+    if a.piece_bytes < 1:
+        print("error: --piece-bytes must be at least 1", file=sys.stderr)
+        return 1
+    try:
+        import ray  # noqa: PLC0415
+    except ImportError:
+        print("error: Ray is not installed (pip install -r integrations/ray/requirements.txt)", file=sys.stderr)
+        return 1
+    opts = JobOptions(
+        config=a.config, template=a.template, inputs=a.inputs, output=a.output,
+        bxp_cli=shlex.split(a.bxp_cli) if a.bxp_cli else default_cli(), piece_bytes=a.piece_bytes,
+        strict=a.strict, quiet=a.quiet, max_retries=a.max_retries,
+    )
+    init: dict[str, Any] = {"address": a.address, "include_dashboard": False, "log_to_driver": False}
+    if a.num_cpus is not None:
+        init["num_cpus"] = a.num_cpus
+    ray.init(**init)
+    try:
+        return run_job(opts, ray)
+    except (JobError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    finally:
+        ray.shutdown()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
