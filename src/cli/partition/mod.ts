@@ -150,6 +150,19 @@ export const PARTITION_PLAN: CliCommand = {
       if (new Set(names).size !== names.length) {
         throw new PartitionError("input names must be unique (outputs are named after them)");
       }
+      for (const n of names) {
+        const lower = n.toLowerCase();
+        if (t.zipInput !== null && lower.endsWith(".zip")) {
+          throw new PartitionError(
+            `'${n}' is a zip archive (zip_input): unpack it first (a bxp-cli run does) and give the job its members`,
+          );
+        }
+        if (t.xlsxSheet !== null && lower.endsWith(".xlsx")) {
+          throw new PartitionError(
+            `'${n}' is a workbook (xlsx_sheet): extract the sheet first (a bxp-cli run does) and give the job the CSV`,
+          );
+        }
+      }
       const { inputs, ownOutputs } = selectInputs(t, names);
       const outputs = inputs.map((n) => ({
         name: n,

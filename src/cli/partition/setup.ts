@@ -34,7 +34,8 @@ export interface PartitionSetup {
 /**
  * Why this template cannot be partitioned, or null. Partitioning rests on "a newline always ends a record"
  * and on appending row bytes: true for CSV in and CSV out in every encoding bxp supports (all are UTF-8 or
- * single-byte code pages, so a 0x0A byte is always a line feed).
+ * single-byte code pages, so a 0x0A byte is always a line feed). zip archives and xlsx workbooks are refused
+ * by name in `--partition-plan` (unpack or extract them first).
  */
 export function partitionRefusal(t: TemplateConfig): string | null {
   if (t.fileTypeIn !== "csv") {
@@ -44,10 +45,6 @@ export function partitionRefusal(t: TemplateConfig): string | null {
   if (t.fileTypeOut !== "csv") {
     return `template '${t.id}' writes JSON output (file_type_out: "json"): partition mode writes CSV only; ` +
       `run it with bxp-cli`;
-  }
-  if (t.zipInput !== null) {
-    return `template '${t.id}' reads zip archives (zip_input): unpack them first (bxp-cli does this on a ` +
-      `normal run) and give the partition job the members`;
   }
   return null;
 }
