@@ -47,6 +47,7 @@ function assertPassed(run: { code: number; stdout: string; stderr: string }) {
     /decoy bxp-cli first on PATH fails loudly/,
     /^ok {3}tools\/list: .*bxp_eval, bxp_simulate, bxp_write_config/,
     /^ok {3}bxp_eval .* = "10"$/,
+    /^ok {3}bxp-mcp reported no worker failure, error or warning on stderr$/,
     /^ok {3}bxp_simulate ran the bxp-cli beside bxp-mcp, not the decoy/,
     /^ok {3}bxp_write_config inside the root writes the file verbatim/,
     /^ok {3}bxp_write_config to "\.\.\/outside\.json" \(outside the root\) is refused/,
@@ -108,7 +109,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "the smoke test fails, naming it, when bxp-cli converts nothing and bxp-mcp leaves a process behind",
+  name:
+    "the smoke test fails, naming it, when bxp-cli converts nothing and bxp-mcp leaves a process behind or reports a failed worker",
   ignore: Deno.build.os === "windows",
   sanitizeResources: false,
   async fn() {
@@ -126,6 +128,8 @@ Deno.test({
           `  *--allow-write*) sh -c "$leftover" leftover "$@" </dev/null 2>/dev/null & ;;`,
           `  *) sh -c "$leftover" leftover "$@" </dev/null >/dev/null 2>&1 & ;;`,
           `esac`,
+          // What the evaluation pool says when its worker module is missing (as in a binary built without it).
+          `case "$*" in --version*) ;; *) echo 'bxp-mcp: cannot start an evaluation worker: Module not found' >&2 ;; esac`,
           `exec ${run} "$@"`,
         ].join("\n"),
     });
@@ -142,6 +146,10 @@ Deno.test({
         run.stdout,
       );
       assert.equal(failed.filter((l) => /stayed open/.test(l)).length, 1, "only the session holding stdout");
+      const workerLines = failed.filter((l) =>
+        /^FAIL bxp-mcp reported on stderr: .*cannot start an evaluation worker/.test(l)
+      );
+      assert.equal(workerLines.length, 2, run.stdout);
       if (CONFORMANCE_DIR !== null) {
         for (const name of SMOKE_CASES) {
           assert.ok(

@@ -176,6 +176,15 @@ async function closeSession(s: Session, dirs: SmokeDirs, checks: Check[]): Promi
       s.transport.strayLines.length ? `; stray: ${s.transport.strayLines[0].slice(0, 200)}` : ""
     }`,
   });
+  // bxp-mcp reports on stderr what goes wrong out of band, such as an evaluation worker that could not start
+  // (a worker module missing from a compiled binary, which then evaluates on the session thread).
+  const bad = s.transport.stderr.split(/\r?\n/).filter((l) => /worker|error|panic|uncaught|warning/i.test(l));
+  checks.push({
+    ok: bad.length === 0,
+    what: bad.length === 0
+      ? "bxp-mcp reported no worker failure, error or warning on stderr"
+      : `bxp-mcp reported on stderr: ${bad.join(" | ").slice(0, 600)}`,
+  });
   const left = await processesMentioning(dirs.marker);
   checks.push({
     ok: left.length === 0,
