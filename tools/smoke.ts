@@ -25,7 +25,8 @@ Smoke-tests bxp-cli and bxp-mcp as shipped:
   3. starts bxp-mcp --root <temp> and, through the MCP SDK client, lists the tools, evaluates an expression
      and runs bxp_simulate, with a decoy bxp-cli first on PATH that fails loudly if it is run;
   4. checks that writes outside the root and writes without --allow-write are refused;
-  5. checks that bxp-mcp exits by itself when the client closes and that no process of the run is left.
+  5. checks that bxp-mcp exits by itself when the client closes, reported no worker failure, error or warning
+     on stderr, and that no process of the run is left.
 
 Flags:
   --bin-dir DIR       the folder holding bxp-cli and bxp-mcp (.exe on Windows), e.g. dist/x86_64-unknown-linux-gnu
