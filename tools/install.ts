@@ -144,6 +144,19 @@ async function existingShims(bin: string, name: string): Promise<string[]> {
   return found;
 }
 
+/**
+ * `--name-suffix -dev` as `--name-suffix=-dev`: a suffix usually starts with a dash, which node's parseArgs
+ * would otherwise take for a flag.
+ */
+function joinSuffix(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--name-suffix" && i + 1 < args.length) out.push(`--name-suffix=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
+}
+
 function fail(message: string, code: number): never {
   console.error(`install: ${message}`);
   Deno.exit(code);
@@ -153,7 +166,7 @@ async function main(args: string[]): Promise<void> {
   let values: { root?: string; "name-suffix"?: string; force?: boolean; "dry-run"?: boolean; help?: boolean };
   try {
     values = parseArgs({
-      args,
+      args: joinSuffix(args),
       options: {
         root: { type: "string" },
         "name-suffix": { type: "string" },

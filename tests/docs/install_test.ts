@@ -201,7 +201,7 @@ Deno.test("install.md: the install command is the one the task runs", async () =
 
 Deno.test("deno task install --dry-run prints both deno install commands with the task flags", async () => {
   await withTemp("bxp-install-dry-", async (cwd) => {
-    const run = await runInstall(["--dry-run", "--root", "inst", "--name-suffix=-dev"], cwd);
+    const run = await runInstall(["--dry-run", "--root", "inst", "--name-suffix", "-dev"], cwd);
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stdout.trim().split("\n");
     const options = { repo: REPO, root: join(cwd, "inst"), suffix: "-dev", force: false };
