@@ -6,7 +6,8 @@
  * 2. `deno task install --root DIR` leaves launchers that run: `bxp-cli --version`, and a `bxp-mcp` that answers
  *    from another working directory and simulates through the checkout's bxp-cli; an existing install is
  *    refused without `--force`; the launchers carry exactly the task's permission flags;
- * 3. every client snippet of the guide parses and names the same command line as the others of its form.
+ * 3. every client snippet of the guide parses and names the same command line as the others of its form;
+ * 4. the guide's bxp-cli checkout line converts, and its after-install check (`--version`) runs.
  *
  * The guide's placeholder paths are mapped onto the real checkout and fresh temp folders.
  */
@@ -172,6 +173,35 @@ Deno.test("install.md: the checkout form starts from another working directory a
   }
 });
 
+Deno.test("install.md: the checkout form of bxp-cli converts from another working directory", async () => {
+  const f = fences(await Deno.readTextFile(GUIDE)).find((b) => b.flags.has("checkout-cli"));
+  assert.ok(f, "the guide shows bxp-cli run through deno task");
+  const root = await makeProject();
+  try {
+    const argv = words(f.body.trim()).map((w) =>
+      w === GUIDE_DENO_JSON
+        ? DENO_JSON
+        : w.startsWith(`${GUIDE_PROJECT}/`)
+        ? join(root, w.slice(GUIDE_PROJECT.length + 1))
+        : w
+    );
+    assert.deepEqual(argv.slice(0, 5), ["deno", "task", "--config", DENO_JSON, "bxp-cli"]);
+    await withTemp("bxp-install-cli-cwd-", async (cwd) => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: argv.slice(1),
+        cwd,
+        stdout: "piped",
+        stderr: "piped",
+      })
+        .output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    });
+    assert.equal(await Deno.readTextFile(join(root, "in.clean.csv")), "name,twice\nADA,2\nBOB,5\n");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 /** `deno task --config <checkout>/deno.json install ARGS` run from `cwd`. */
 async function runInstall(
   args: string[],
@@ -267,6 +297,21 @@ Deno.test({
         const expected = await runBxpCli(["--version"]);
         assert.equal(cli.code, 0, new TextDecoder().decode(cli.stderr));
         assert.equal(new TextDecoder().decode(cli.stdout), expected.text);
+        // The guide's check after installing: both commands answer --version.
+        const check = fences(await Deno.readTextFile(GUIDE)).find((f) => f.flags.has("installed"));
+        assert.ok(check, "the guide shows how to check the install");
+        for (const line of check.body.trim().split("\n")) {
+          const [name, ...args] = words(line);
+          const out = await new Deno.Command(join(bin, name), {
+            args,
+            cwd: elsewhere,
+            env: clientEnv(elsewhere),
+            stdout: "piped",
+            stderr: "piped",
+          }).output();
+          assert.equal(out.code, 0, `${line}: ${new TextDecoder().decode(out.stderr)}`);
+          assert.match(new TextDecoder().decode(out.stdout), new RegExp(`^${name} \\d+\\.\\d+\\.\\d+`), line);
+        }
 
         const root = await makeProject();
         try {
