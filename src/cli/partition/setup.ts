@@ -115,9 +115,12 @@ export function headerFromHead(t: TemplateConfig, head: Uint8Array, name: string
       seen++;
       if (seen === t.csvHeaderLine) names = fields;
     },
-    { sourceName: name },
+    // The BOM is dropped here rather than by the parser: its BOM check holds back a first push under 3
+    // bytes and then hands the line over with its "\n" still attached (a one-letter header, "v\n").
+    { sourceName: name, skipBom: false },
   );
-  parser.push(head);
+  const bom = head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  parser.push(bom ? head.subarray(3) : head);
   parser.finish();
   return names ?? [];
 }

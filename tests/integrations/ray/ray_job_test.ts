@@ -1,0 +1,223 @@
+/**
+ * The Ray job (integrations/ray/bxp_ray.py) on a local Ray cluster (`num_cpus=2`) driving the real bxp-cli:
+ * bxp's conformance cases byte-identical to their goldens with inputs cut into pieces; a 100k-row bench input
+ * byte-identical to bxp-cli's own output; a crashed piece retried; a piece that fails for good failing the
+ * job without leaving any output. Skipped, with the reason, where Python or Ray cannot be had.
+ */
+
+import { deepEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { join } from "node:path";
+import { bxpCliCommand, findRayPython, RAY_JOB, REPO_ROOT } from "../../../tools/ray_env.ts";
+import { writeWorkloadFile } from "../../../tools/bench/files.ts";
+import { BENCH_TEMPLATE, benchConfigText, INPUT_SUFFIX, OUTPUT_SUFFIX } from "../../../tools/bench/config.ts";
+import { workloadColumns } from "../../../tools/bench/workload.ts";
+
+const env = await findRayPython();
+const skip = "skip" in env ? env.skip : null;
+if (skip !== null) console.log(`Ray job tests skipped: ${skip}`);
+const python = "python" in env ? env.python : "";
+const CONFORMANCE = join(REPO_ROOT, "..", "shared", "conformance");
+const hasConformance = await Deno.stat(join(CONFORMANCE, "CASES.tsv")).then(() => true, () => false);
+if (skip === null && !hasConformance) {
+  console.log("Ray conformance test skipped: ../shared/conformance is absent");
+}
+
+const decoder = new TextDecoder();
+
+async function run(cmd: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}) {
+  const out = await new Deno.Command(cmd, {
+    args,
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+    env: { ...extraEnv, RAY_DISABLE_USAGE_STATS: "1" },
+  }).output();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+Deno.test({
+  name: "ray job: every CSV conformance case is byte-identical to its golden, cut into pieces",
+  ignore: skip !== null || !hasConformance,
+  sanitizeResources: false,
+  async fn() {
+    const scratch = await Deno.makeTempDir({ prefix: "bxp-ray-conf-" });
+    try {
+      const cli = await bxpCliCommand();
+      const r = await run(python, [
+        join(REPO_ROOT, "tests/integrations/ray/ray_conformance.py"),
+        CONFORMANCE,
+        scratch,
+        JSON.stringify(cli),
+      ], scratch);
+      const lines = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+      const done = lines.find((l) => l.done === true);
+      assert(done !== undefined, `the harness did not finish (exit ${r.code}):\n${r.stderr.slice(-3000)}`);
+      const problems = lines.filter((l) => (l.mismatches ?? []).length > 0);
+      assertEquals(problems.map((p) => `${p.case}: ${p.mismatches.join("; ")}`), []);
+      // Every case but the JSON-only ones went through Ray (26 templates in bxp's conformance data today).
+      assert(done.ray_templates >= 20, `only ${done.ray_templates} templates went through the Ray job`);
+      const cases = lines.filter((l) => l.case !== undefined);
+      const csvCases = cases.filter((c) => c.templates.some((t: { via: string }) => t.via === "ray"));
+      assert(csvCases.length >= 20, `only ${csvCases.length} cases ran through Ray`);
+    } finally {
+      await Deno.remove(scratch, { recursive: true });
+    }
+  },
+});
+
+/** A bench folder: the bench config and one 100k-row input. */
+async function benchFolder(rows: number): Promise<{ dir: string; input: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-ray-bench-" });
+  await Deno.writeTextFile(join(dir, "bxp-cli.json"), benchConfigText(workloadColumns(16), "3expr"));
+  const input = join(dir, `data${INPUT_SUFFIX}`);
+  await writeWorkloadFile(input, { rows, cols: 16 });
+  return { dir, input };
+}
+
+Deno.test({
+  name: "ray job: a 100k-row bench input is byte-identical to bxp-cli's own output",
+  ignore: skip !== null,
+  sanitizeResources: false,
+  async fn() {
+    const { dir, input } = await benchFolder(100_000);
+    try {
+      const cli = await bxpCliCommand();
+      const plain = await run(cli[0], [...cli.slice(1), "--config", "bxp-cli.json", "--quiet"], dir);
+      assertEquals(plain.code, 0, plain.stderr);
+      const out = join(dir, "ray-out");
+      await Deno.mkdir(out);
+      const job = await run(python, [
+        RAY_JOB,
+        "--config",
+        join(dir, "bxp-cli.json"),
+        "--template",
+        BENCH_TEMPLATE,
+        "--output",
+        out,
+        "--num-cpus",
+        "2",
+        "--piece-bytes",
+        String(4 * 1024 * 1024),
+        "--bxp-cli",
+        cli.map((a) => `'${a}'`).join(" "),
+        input,
+      ], dir);
+      assertEquals(job.code, 0, job.stderr.slice(-3000));
+      assert(job.stdout.includes("100000 records in, 100000 rows written"), job.stdout);
+      const want = await Deno.readFile(join(dir, `data${OUTPUT_SUFFIX}`));
+      const got = await Deno.readFile(join(out, `data${OUTPUT_SUFFIX}`));
+      assertEquals(got.length, want.length);
+      assert(got.every((b, i) => b === want[i]), "the Ray output differs from bxp-cli's");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+/**
+ * A bxp-cli wrapper that crashes (exit 137, as when killed) on the conversion of the piece starting at
+ * record `record`: once (a marker file remembers) or always.
+ */
+async function crashingCli(dir: string, record: number, always: boolean): Promise<string> {
+  const cli = await bxpCliCommand();
+  const marker = join(dir, "crashed-once");
+  const script = join(dir, "crashy.sh");
+  const real = cli.map((a) => `'${a}'`).join(" ");
+  await Deno.writeTextFile(
+    script,
+    `#!/bin/sh
+case " $* " in
+  *" --partition-convert "*"--first-record ${record} "*)
+    if ${always ? "true" : `[ ! -e '${marker}' ]`}; then : > '${marker}'; exit 137; fi ;;
+esac
+exec ${real} "$@"
+`,
+  );
+  await Deno.chmod(script, 0o755);
+  return script;
+}
+
+/** A small CSV folder whose input the job cuts into pieces of a few lines. */
+async function smallFolder(): Promise<{ dir: string; input: string; out: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-ray-retry-" });
+  await Deno.writeTextFile(
+    join(dir, "c.json"),
+    JSON.stringify({
+      conversion_templates: {
+        t: {
+          data_dir: ".",
+          file_pattern_in: ".csv",
+          file_pattern_out: ".out",
+          combined_output: true,
+          input_schema: { $n: "RECORD_NUM()", $v: "[v]" },
+          row_rules: [{ when: "1", rows: [{}] }],
+          output_schema: { n: "$n", v: "$v" },
+        },
+      },
+    }),
+  );
+  const input = join(dir, "in.csv");
+  await Deno.writeTextFile(input, "v\n" + Array.from({ length: 12 }, (_, i) => `row${i + 1}\n`).join(""));
+  const out = join(dir, "out");
+  await Deno.mkdir(out);
+  return { dir, input, out };
+}
+
+function jobArgs(dir: string, input: string, out: string, cli: string): string[] {
+  return [
+    RAY_JOB,
+    "--config",
+    join(dir, "c.json"),
+    "--template",
+    "t",
+    "--output",
+    out,
+    "--num-cpus",
+    "2",
+    "--piece-bytes",
+    "15",
+    "--max-retries",
+    "2",
+    "--bxp-cli",
+    cli,
+    input,
+  ];
+}
+
+Deno.test({
+  name: "ray job: a piece whose bxp-cli crashed is retried and the output is whole",
+  ignore: skip !== null,
+  sanitizeResources: false,
+  async fn() {
+    const { dir, input, out } = await smallFolder();
+    try {
+      const cli = await crashingCli(dir, 4, false);
+      const job = await run(python, jobArgs(dir, input, out, cli), dir);
+      assertEquals(job.code, 0, job.stderr.slice(-3000));
+      assert(await Deno.stat(join(dir, "crashed-once")).then(() => true, () => false), "no piece crashed");
+      const want = "n,v\n" + Array.from({ length: 12 }, (_, i) => `${i + 1},row${i + 1}\n`).join("");
+      assertEquals(await Deno.readTextFile(join(out, "in.out")), want);
+      assertEquals(await Deno.readTextFile(join(out, "1-t-combined.out")), want);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "ray job: a piece that fails for good fails the job and leaves no output at all",
+  ignore: skip !== null,
+  sanitizeResources: false,
+  async fn() {
+    const { dir, input, out } = await smallFolder();
+    try {
+      const cli = await crashingCli(dir, 4, true);
+      const job = await run(python, jobArgs(dir, input, out, cli), dir);
+      assertEquals(job.code, 1, job.stdout);
+      assert(job.stderr.includes("error:"), job.stderr.slice(-2000));
+      assertEquals([...Deno.readDirSync(out)].map((e) => e.name), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
