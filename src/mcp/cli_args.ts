@@ -1,5 +1,6 @@
 /**
- * bxp-mcp's command line: `--version`, `--help` / `-h`, or serve MCP on stdio with an optional fixed
+ * bxp-mcp's command line: `--version`, `--help` / `-h`, or serve MCP (on stdio, or over Streamable HTTP
+ * with `--http [HOST:]PORT` and its flags) with an optional fixed
  * project root (`--root DIR`; without it the client's single MCP root is used, never the working
  * directory) and opt-in project writes (`--allow-write`, which needs `--root`). Both are fixed at
  * startup; nothing on the wire can change them.
@@ -7,9 +8,25 @@
  * @module
  */
 
-/** What the command line asks for. */
+/** `--http [HOST:]PORT` and the flags that only make sense with it. */
+export interface HttpFlags {
+  /** Address to bind (default `127.0.0.1`; an IPv6 address without brackets). */
+  hostname: string;
+  /** Port (0 picks a free one; the address is logged). */
+  port: number;
+  /** `--token-file FILE`: the bearer token's file (required on anything but loopback). */
+  tokenFile: string | null;
+  /** `--cors-origin ORIGIN`: the one browser origin answered with CORS headers. */
+  corsOrigin: string | null;
+  /** `--max-sessions N` (default: the transport's). */
+  maxSessions: number | null;
+  /** `--idle-timeout SECONDS` (default: the transport's). */
+  idleTimeoutSeconds: number | null;
+}
+
+/** What the command line asks for (`http` present only with `--http`: otherwise stdio). */
 export type McpCommand =
-  | { kind: "serve"; root: string | null; allowWrite: boolean }
+  | { kind: "serve"; root: string | null; allowWrite: boolean; http?: HttpFlags }
   | { kind: "version" }
   | { kind: "help" }
   | { kind: "usage_error"; message: string };
@@ -36,9 +53,29 @@ export function parseMcpArgs(args: readonly string[]): McpCommand {
   if (first === "--help" || first === "-h") return single({ kind: "help" });
   let root: string | null = null;
   let allowWrite = false;
+  let listen: { hostname: string; port: number } | null = null;
+  const httpOnly = new Map<string, string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (arg === "--allow-write") {
+    const flag = arg.startsWith("--") && arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
+    if (HTTP_VALUE_FLAGS.has(flag) || flag === "--http") {
+      const value = arg === flag ? args[++i] : arg.slice(flag.length + 1);
+      if (value === undefined || value === "") {
+        return {
+          kind: "usage_error",
+          message: `${flag} needs ${HTTP_VALUE_FLAGS.get(flag) ?? "[HOST:]PORT"}`,
+        };
+      }
+      if (flag === "--http") {
+        if (listen !== null) return { kind: "usage_error", message: "--http given twice" };
+        const parsed = parseListen(value);
+        if (typeof parsed === "string") return { kind: "usage_error", message: parsed };
+        listen = parsed;
+      } else {
+        if (httpOnly.has(flag)) return { kind: "usage_error", message: `${flag} given twice` };
+        httpOnly.set(flag, value);
+      }
+    } else if (arg === "--allow-write") {
       if (allowWrite) return { kind: "usage_error", message: "--allow-write given twice" };
       allowWrite = true;
     } else if (arg === "--root" || arg.startsWith("--root=")) {
@@ -52,5 +89,75 @@ export function parseMcpArgs(args: readonly string[]): McpCommand {
       return { kind: "usage_error", message: `unknown argument '${arg}'` };
     }
   }
-  return { kind: "serve", root, allowWrite };
+  if (listen === null) {
+    const [stray] = httpOnly.keys();
+    if (stray !== undefined) return { kind: "usage_error", message: `${stray} needs --http` };
+    return { kind: "serve", root, allowWrite };
+  }
+  const count = (flag: string, min: number, max: number): number | null | string => {
+    const text = httpOnly.get(flag);
+    if (text === undefined) return null;
+    const n = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
+    return n >= min && n <= max ? n : `${flag} needs a whole number from ${min} to ${max}, not '${text}'`;
+  };
+  const maxSessions = count("--max-sessions", 1, 100_000);
+  if (typeof maxSessions === "string") return { kind: "usage_error", message: maxSessions };
+  const idle = count("--idle-timeout", 1, 7 * 24 * 3600);
+  if (typeof idle === "string") return { kind: "usage_error", message: idle };
+  const corsOrigin = httpOnly.get("--cors-origin") ?? null;
+  if (corsOrigin !== null && !isOrigin(corsOrigin)) {
+    return {
+      kind: "usage_error",
+      message: `--cors-origin needs an origin such as https://app.example.com, not '${corsOrigin}'`,
+    };
+  }
+  return {
+    kind: "serve",
+    root,
+    allowWrite,
+    http: {
+      ...listen,
+      tokenFile: httpOnly.get("--token-file") ?? null,
+      corsOrigin,
+      maxSessions,
+      idleTimeoutSeconds: idle,
+    },
+  };
+}
+
+/** Flags valid only with `--http`, and what their value is. */
+const HTTP_VALUE_FLAGS = new Map([
+  ["--token-file", "a file"],
+  ["--cors-origin", "an origin"],
+  ["--max-sessions", "a number"],
+  ["--idle-timeout", "seconds"],
+]);
+
+/**
+ * `[HOST:]PORT` as `--http` takes it: `8080`, `127.0.0.1:8080`, `0.0.0.0:8080`, `[::1]:8080`; the host
+ * defaults to `127.0.0.1`. Returns the message of a usage error instead when malformed.
+ *
+ * @example
+ * ```ts
+ * parseListen("8080"); // { hostname: "127.0.0.1", port: 8080 }
+ * parseListen("[::1]:9000"); // { hostname: "::1", port: 9000 }
+ * ```
+ */
+export function parseListen(value: string): { hostname: string; port: number } | string {
+  const match = /^(?:(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(value);
+  const port = match === null ? NaN : Number(match[2]);
+  if (match === null || port > 65535) {
+    return `--http needs [HOST:]PORT (e.g. 8080 or 127.0.0.1:8080), not '${value}'`;
+  }
+  const host = match[1] ?? "127.0.0.1";
+  return { hostname: host.startsWith("[") ? host.slice(1, -1) : host, port };
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
+  } catch {
+    return false;
+  }
 }

@@ -12,8 +12,9 @@
 
 import { join } from "node:path";
 import { serveStdio } from "./protocol/mod.ts";
+import { createHttpHandler, DEFAULT_SHUTDOWN_GRACE_MS, MCP_PATH } from "./protocol/http.ts";
 import { createBxpServer } from "./bxp_server.ts";
-import { parseMcpArgs } from "./cli_args.ts";
+import { type HttpFlags, parseMcpArgs } from "./cli_args.ts";
 import { helpText, SERVER_NAME, versionText } from "./help.ts";
 import { PathGuardError, ProjectRoot } from "./security/paths.ts";
 import { cliProgramFor, type SandboxPlan, startSandboxedWorker } from "./security/sandbox.ts";
@@ -94,6 +95,80 @@ export interface SessionStart {
   /** The fixed root's real path, or null when the root comes from the client. */
   root: string | null;
   allowWrite: boolean;
+  /** Serve Streamable HTTP instead of stdio. */
+  http?: HttpStart;
+}
+
+/** What the worker needs to serve `--http`. */
+export interface HttpStart {
+  hostname: string;
+  port: number;
+  /** Whether the address is loopback (127.0.0.1, ::1, localhost): Host headers are then checked. */
+  loopback: boolean;
+  token: string | null;
+  corsOrigin: string | null;
+  maxSessions: number | null;
+  idleTimeoutMs: number | null;
+}
+
+/** The addresses served without a token: only these count as local (127.0.0.2 and others do not). */
+const LOOPBACK_NAMES = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/** Shortest bearer token accepted from `--token-file`. */
+export const MIN_TOKEN_CHARS = 16;
+
+/**
+ * How long calls still running at a signal may take to answer when serving HTTP (then they are
+ * cancelled); below {@link SIGNAL_SHUTDOWN_WAIT_MS} so the session ends in order.
+ */
+export const HTTP_SHUTDOWN_GRACE_MS = DEFAULT_SHUTDOWN_GRACE_MS;
+
+/** The address as Deno's net permission names it. */
+function netAddress(hostname: string, port: number): string {
+  return hostname.includes(":") ? `[${hostname}]:${port}` : `${hostname}:${port}`;
+}
+
+/** Read and check the bearer token of `--token-file`; a message on failure. */
+async function readToken(file: string): Promise<string | { error: string }> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    return { error: `cannot read --token-file ${file}: ${error instanceof Error ? error.message : error}` };
+  }
+  const token = text.trim();
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    return { error: `--token-file ${file} must hold one token of visible ASCII characters (no spaces)` };
+  }
+  if (token.length < MIN_TOKEN_CHARS) {
+    return { error: `--token-file ${file}: the token is shorter than ${MIN_TOKEN_CHARS} characters` };
+  }
+  return token;
+}
+
+/** The worker's HTTP settings from the flags, or a usage message (exit 2). */
+async function httpStart(flags: HttpFlags): Promise<HttpStart | { error: string }> {
+  const loopback = LOOPBACK_NAMES.has(flags.hostname.toLowerCase());
+  let token: string | null = null;
+  if (flags.tokenFile !== null) {
+    const read = await readToken(flags.tokenFile);
+    if (typeof read !== "string") return read;
+    token = read;
+  } else if (!loopback) {
+    return {
+      error: `refusing to listen on ${flags.hostname} without a token: anything but 127.0.0.1, ::1 and ` +
+        "localhost needs --token-file FILE (a bearer token every request must carry)",
+    };
+  }
+  return {
+    hostname: flags.hostname,
+    port: flags.port,
+    loopback,
+    token,
+    corsOrigin: flags.corsOrigin,
+    maxSessions: flags.maxSessions,
+    idleTimeoutMs: flags.idleTimeoutSeconds === null ? null : flags.idleTimeoutSeconds * 1000,
+  };
 }
 
 /** Sent to the session worker when the process got a shutdown signal. */
@@ -150,12 +225,26 @@ export async function runBxpMcp(args: readonly string[]): Promise<number> {
       if (command.allowWrite && root === null) {
         logToStderr("--allow-write needs --root DIR: writes stay disabled for a root learnt from the client");
       }
+      let http: HttpStart | undefined;
+      if (command.http !== undefined) {
+        const started = await httpStart(command.http);
+        if ("error" in started) {
+          logToStderr(started.error);
+          return 2;
+        }
+        http = started;
+        plan.listen = netAddress(http.hostname, http.port);
+      }
       const shownRoot = root?.path ?? "the client's MCP roots (exactly one file:// root), none fixed";
-      logToStderr(`serving MCP on stdio (root: ${shownRoot}, writes: ${writable ? "enabled" : "disabled"})`);
+      const transport = http === undefined ? "on stdio" : "over HTTP";
+      logToStderr(
+        `serving MCP ${transport} (root: ${shownRoot}, writes: ${writable ? "enabled" : "disabled"})`,
+      );
       return await runSessionWorker(plan, {
         kind: "start",
         root: root?.path ?? null,
         allowWrite: command.allowWrite,
+        http,
       });
     }
   }
@@ -247,6 +336,11 @@ export function workerMain(scope: {
     if (message?.kind !== "start" || started) return;
     started = true;
     const root = message.root === null ? null : await ProjectRoot.open(message.root);
+    if (message.http !== undefined) {
+      const code = await serveHttp(message.http, root, message.allowWrite, stop.signal);
+      scope.postMessage({ kind: "done", code } satisfies SessionDone);
+      return;
+    }
     await serveSession({
       root,
       allowWrite: message.allowWrite,
@@ -258,4 +352,62 @@ export function workerMain(scope: {
     });
     scope.postMessage({ kind: "done", code: 0 } satisfies SessionDone);
   };
+}
+
+/**
+ * Serve MCP over Streamable HTTP until `signal` fires: each session its own bxp server (own simulations,
+ * workspaces and children). At the signal new requests get 503, running calls get
+ * {@link HTTP_SHUTDOWN_GRACE_MS} to answer, then every session ends (calls cancelled, children killed,
+ * workspaces removed) and the listener closes. Resolves with the exit code (1 when it could not listen).
+ */
+export async function serveHttp(
+  http: HttpStart,
+  root: ProjectRoot | null,
+  allowWrite: boolean,
+  signal: AbortSignal,
+): Promise<number> {
+  const simulateHost = denoSimulateHost(logToStderr);
+  const handler = createHttpHandler({
+    createSession: () => createBxpServer({ log: logToStderr, simulateHost, root, allowWrite }),
+    log: logToStderr,
+    loopback: http.loopback,
+    token: http.token,
+    corsOrigin: http.corsOrigin,
+    maxSessions: http.maxSessions ?? undefined,
+    idleTimeoutMs: http.idleTimeoutMs ?? undefined,
+  });
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve({
+      hostname: http.hostname,
+      port: http.port,
+      onListen: (addr) => {
+        const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+        logToStderr(
+          `listening on http://${host}:${addr.port}${MCP_PATH} (token: ${
+            http.token === null ? "none" : "required"
+          })`,
+        );
+      },
+      onError: (error) => {
+        logToStderr(`HTTP error: ${error instanceof Error ? error.message : error}`);
+        return new Response("Internal Server Error", { status: 500 });
+      },
+    }, (request) => handler.handle(request));
+  } catch (error) {
+    logToStderr(
+      `cannot listen on ${netAddress(http.hostname, http.port)}: ${
+        error instanceof Error ? error.message : error
+      }`,
+    );
+    await handler.shutdown(0);
+    return 1;
+  }
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  await handler.shutdown(HTTP_SHUTDOWN_GRACE_MS);
+  await server.shutdown();
+  return 0;
 }

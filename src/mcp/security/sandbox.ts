@@ -27,12 +27,17 @@ export interface SandboxPlan {
   allowWrite: boolean;
   /** The one program the worker may spawn (bxp-cli, or `deno` running bxp-cli's entry). */
   cliProgram: string;
+  /**
+   * `--http`: the one address the worker may listen on, as Deno names it (`127.0.0.1:8080`,
+   * `[::1]:8080`); absent for stdio, which gets no network at all.
+   */
+  listen?: string;
 }
 
 /**
  * The worker's permissions for `plan`: read and env as the process has them, write only to the scratch
- * folder (and the root with `--allow-write`), run only bxp-cli, and no network, FFI, system info or
- * imports from elsewhere.
+ * folder (and the root with `--allow-write`), run only bxp-cli, network only to listen on the `--http`
+ * address (none on stdio), and no FFI, system info or imports from elsewhere.
  *
  * @example
  * ```ts
@@ -46,7 +51,7 @@ export function workerPermissions(plan: SandboxPlan): Deno.PermissionOptionsObje
     env: "inherit",
     write: plan.allowWrite ? [plan.scratchRoot, plan.root] : [plan.scratchRoot],
     run: [plan.cliProgram],
-    net: false,
+    net: plan.listen === undefined ? false : [plan.listen],
     ffi: false,
     sys: false,
     import: false,
