@@ -25,6 +25,7 @@ import {
 } from "./bench/files.ts";
 import { benchMcp, type McpResult } from "./bench/mcp.ts";
 import { benchBrowser, renderBrowserSection } from "./bench/browser.ts";
+import { benchRay, renderRaySection } from "./bench/ray.ts";
 import { hasGnuTime, type Measured, runMeasured, type RunSpec } from "./bench/measure.ts";
 import { findPeers, type Peer } from "./bench/peers.ts";
 import {
@@ -51,7 +52,7 @@ const RUN_TIMEOUT_MS = 600_000;
  * 1024 columns, which alone would break the ten-minute budget of the whole table.
  */
 const PEER_RUN_BUDGET_MS = 120_000;
-const SPECIAL_SECTIONS = ["expr", "mcp", "browser"];
+const SPECIAL_SECTIONS = ["expr", "mcp", "browser", "ray"];
 
 function progress(message: string): void {
   console.error(`[bench] ${message}`);
@@ -326,6 +327,9 @@ async function main(): Promise<void> {
   const browser = selected("browser") && (only !== undefined || !values.quick)
     ? await benchBrowser({ root: ROOT, benchDir: BENCH_DIR, denoJson, progress })
     : null;
+  const ray = selected("ray") && (only !== undefined || !values.quick)
+    ? await benchRay({ benchDir: BENCH_DIR, progress })
+    : null;
 
   const run: BenchRun = {
     startedAt,
@@ -341,11 +345,12 @@ async function main(): Promise<void> {
       ? "GNU time (`/usr/bin/time -v`)"
       : "polling /proc/<pid>/status VmHWM",
   };
-  const report = renderReport(run) + (browser === null ? "" : renderBrowserSection(browser));
+  const report = renderReport(run) + (browser === null ? "" : renderBrowserSection(browser)) +
+    (ray === null ? "" : renderRaySection(ray));
   await Deno.writeTextFile(`${BENCH_DIR}/latest.md`, report);
   await Deno.writeTextFile(
     `${BENCH_DIR}/latest.json`,
-    JSON.stringify({ ...run, browser, goals: checkGoals(run) }, null, 2),
+    JSON.stringify({ ...run, browser, ray, goals: checkGoals(run) }, null, 2),
   );
   console.log(report);
   progress(`done in ${run.totalSeconds.toFixed(0)} s; report in .bench/latest.md`);
