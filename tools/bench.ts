@@ -4,8 +4,9 @@
  * rate in process, and bxp-mcp's cold start and stdio round trips; prints a Markdown report and writes it to
  * `.bench/latest.md` (raw figures in `.bench/latest.json`). Generated inputs are cached in `.bench/data/`.
  *
- * Besides the point ids (`--list`), `--only` accepts `expr`, `mcp` and `browser` (the playground in headless
- * Chromium, see `bench/browser.ts`; not part of `--quick`) for those sections alone.
+ * Besides the point ids (`--list`), `--only` accepts `expr`, `mcp`, `browser` (the playground in headless
+ * Chromium, see `bench/browser.ts`) and `ray` (the Ray job on a local cluster, see `bench/ray.ts`) for those
+ * sections alone; the last two are not part of `--quick`.
  * Progress goes to stderr; the report goes to stdout.
  * @module
  */
