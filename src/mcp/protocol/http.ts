@@ -29,13 +29,19 @@ export const MCP_PATH = "/mcp";
 export const HEALTH_PATH = "/healthz";
 
 /** Default cap on sessions alive at once. */
-export const DEFAULT_MAX_SESSIONS = 64;
+export const DEFAULT_MAX_SESSIONS = 256;
 
 /** Default cap on requests of one session being handled at once. */
 export const DEFAULT_MAX_REQUESTS_PER_SESSION = 16;
 
 /** Default idle time after which a session is ended (no request and nothing running). */
-export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * At the session cap, a session idle this long with nothing running and no open stream (a client that
+ * left without DELETE, as most do) makes room for a new one; a flood of fresh sessions gets 429 instead.
+ */
+export const EVICTABLE_AFTER_MS = 60_000;
 
 /** Default time in-flight calls get to finish at shutdown before they are cancelled. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
@@ -234,6 +240,19 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     return session.close(reason);
   };
 
+  /** End the longest-idle abandoned session (see {@link EVICTABLE_AFTER_MS}), if there is one. */
+  const evictOne = () => {
+    let oldest: HttpSession | null = null;
+    for (const session of sessions.values()) {
+      const quiet = session.running === 0 && session.postStreams.size === 0 &&
+        (session.standalone === null || session.standalone.closed);
+      if (quiet && session.lastActive <= now() - Math.min(EVICTABLE_AFTER_MS, idleMs)) {
+        if (oldest === null || session.lastActive < oldest.lastActive) oldest = session;
+      }
+    }
+    if (oldest !== null) void endSession(oldest, "the session cap was reached and it was idle longest");
+  };
+
   // Idle sessions expire; checked a few times per idle period.
   const sweep = setInterval(() => {
     const limit = now() - idleMs;
@@ -332,6 +351,7 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
           "Bad Request: initialize starts a new session; send it without a session id",
         );
       }
+      if (sessions.size >= maxSessions) evictOne();
       if (sessions.size >= maxSessions) {
         return plain(request, 429, `Too Many Requests: ${maxSessions} sessions are open`, {
           "retry-after": "30",
