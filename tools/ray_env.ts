@@ -27,7 +27,7 @@ export type RayPython = { python: string; version: string } | { skip: string };
 export async function findRayPython(): Promise<RayPython> {
   const given = Deno.env.get("BXP_RAY_PYTHON");
   const home = Deno.env.get("HOME");
-  const python = given ?? (home ? join(home, ".cache", "bxp-ray-venv", "bin", "python") : null);
+  const python = given || (home ? join(home, ".cache", "bxp-ray-venv", "bin", "python") : null);
   if (python === null) return { skip: "no BXP_RAY_PYTHON and no HOME to find the venv .ci/run creates" };
   try {
     const out = await new Deno.Command(python, {

@@ -438,6 +438,7 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
                 "head_b64": base64.b64encode(f["head"]).decode(),
                 "sample_b64": base64.b64encode(f["sample"]).decode(),
                 "output": out.target,
+                "dir": f["path"].rsplit("/", 1)[0] if "/" in f["path"] else ".",
                 "pieces": stats,
             })
         if combined is not None:

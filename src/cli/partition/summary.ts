@@ -27,6 +27,8 @@ export interface SummaryFile {
   sample_b64: string;
   /** The output path to name in the summary. */
   output: string;
+  /** The folder the input was read from, for messages (default: the request's `dir`). */
+  dir?: string;
   /** Each piece's main-pass counters, in order. */
   pieces: {
     records: number;
@@ -178,7 +180,9 @@ export function summarize(
     }
     if (records === 0) {
       stats.warnings++;
-      reporter.warning(`warning: no rows in '${name}' (template: ${t.id}, file: ${req.dir}/${name})\n`);
+      reporter.warning(
+        `warning: no rows in '${name}' (template: ${t.id}, file: ${file.dir ?? req.dir}/${name})\n`,
+      );
     }
     if (exprErrors > 0) {
       stats.warnings++;

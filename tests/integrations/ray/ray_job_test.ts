@@ -221,3 +221,102 @@ Deno.test({
     }
   },
 });
+
+/** A folder whose run warns: expression errors, an unbalanced quote, a file with no rows, a date range. */
+async function warningFolder(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-ray-warn-" });
+  await Deno.writeTextFile(
+    join(dir, "c.json"),
+    JSON.stringify({
+      conversion_templates: {
+        t: {
+          data_dir: ".",
+          file_pattern_in: ".csv",
+          file_pattern_out: ".out",
+          combined_output: true,
+          date_filter_from_filename: true,
+          input_schema: { $date: "DATE_CONVERT([d], 'DD.MM.YYYY', 'YYYY-MM-DD')", $n: "[v] * 2" },
+          row_rules: [{ when: "[v] != 'skip'", rows: [{}] }],
+          output_schema: { date: "$date", n: "$n" },
+        },
+      },
+    }),
+  );
+  const rows = (n: number) =>
+    Array.from({ length: n }, (_, i) => `${String(i % 28 + 1).padStart(2, "0")}.0${i % 9 + 1}.2024,${i}\n`);
+  await Deno.writeTextFile(
+    join(dir, "a_2024-02-01_2024-06-30.csv"),
+    "d,v\n" + rows(40).join("") + '05.05.2024,x\n05.05.2024,"open\n05.05.2024,skip\n',
+  );
+  await Deno.writeTextFile(join(dir, "b.csv"), "d,v\n" + rows(5).join(""));
+  await Deno.writeTextFile(join(dir, "c.csv"), "d,v\n\n");
+  await Deno.writeTextFile(join(dir, "d.csv"), "d,v\n05.05.2024,skip\n"); // a zero_rows finding
+  return dir;
+}
+
+Deno.test({
+  name: "ray job: warnings, counts and exit status equal bxp-cli's; --strict writes nothing",
+  ignore: skip !== null,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await warningFolder();
+    try {
+      const cli = await bxpCliCommand();
+      const plainDir = join(dir, "plain");
+      await Deno.mkdir(plainDir);
+      for (const e of Deno.readDirSync(dir)) {
+        if (e.isFile) await Deno.copyFile(join(dir, e.name), join(plainDir, e.name));
+      }
+      const plain = await run(cli[0], [...cli.slice(1), "--config", "c.json"], plainDir);
+      assertEquals(plain.code, 2, plain.stderr);
+      const inputs = ["a_2024-02-01_2024-06-30.csv", "b.csv", "c.csv", "d.csv"].map((n) => join(dir, n));
+      const out = join(dir, "out");
+      await Deno.mkdir(out);
+      const args = [RAY_JOB, "--config", join(dir, "c.json"), "--template", "t", "--output", out];
+      const common = [
+        "--num-cpus",
+        "2",
+        "--piece-bytes",
+        "100",
+        "--bxp-cli",
+        cli.map((a) => `'${a}'`).join(" "),
+      ];
+      const job = await run(python, [...args, ...common, ...inputs], dir);
+      assertEquals(job.code, plain.code, job.stderr.slice(-3000));
+      // The job names inputs by the paths it was given (absolute here), bxp-cli by its data folder (".").
+      const warnings = (s: string) =>
+        s.replaceAll(`${dir}/`, "./").split("\n").filter((l) => l.startsWith("warning:")).sort();
+      assertEquals(warnings(job.stderr), warnings(plain.stderr));
+      const counts = (s: string) =>
+        s.split("\n").filter((l) => /^(summary|errors| {2}(read|filtered|expression))/.test(l))
+          .map((l) => l.replace(/time:\S+/, ""));
+      assertEquals(counts(job.stdout), counts(plain.stdout));
+      for (const name of ["a_2024-02-01_2024-06-30.out", "b.out", "c.out", "d.out", "1-t-combined.out"]) {
+        assertEquals(await Deno.readTextFile(join(out, name)), await Deno.readTextFile(join(plainDir, name)));
+      }
+
+      // --strict: d.csv's zero_rows finding fails bxp-cli's run; the job fails too and writes none of its outputs.
+      const plainStrict = await run(cli[0], [...cli.slice(1), "--config", "c.json", "--strict"], plainDir);
+      assertEquals(plainStrict.code, 1, plainStrict.stderr);
+      const strictOut = join(dir, "strict-out");
+      await Deno.mkdir(strictOut);
+      const strict = await run(python, [
+        RAY_JOB,
+        "--config",
+        join(dir, "c.json"),
+        "--template",
+        "t",
+        "--output",
+        strictOut,
+        "--strict",
+        ...common,
+        ...inputs,
+      ], dir);
+      assertEquals(strict.code, 1, strict.stderr.slice(-2000));
+      assert(strict.stderr.includes("error: --strict:"), strict.stderr.slice(-2000));
+      assertEquals([...Deno.readDirSync(strictOut)].map((e) => e.name), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
