@@ -188,6 +188,8 @@ class CliSpec:
     command: tuple[str, ...]
     config_text: bytes
     template: str
+    # The config's path as the user gave it: messages name it instead of the task's scratch copy.
+    label: str = "config.json"
 
 
 def _run_cli(spec: CliSpec, mode: str, extra: list[str], stdin: bytes, files: dict[str, bytes]) -> tuple[bytes, bytes, str]:
@@ -204,7 +206,7 @@ def _run_cli(spec: CliSpec, mode: str, extra: list[str], stdin: bytes, files: di
             done = subprocess.run(argv, input=stdin, capture_output=True, cwd=work, check=False)
         except OSError as err:
             raise PieceFailed(f"cannot start bxp-cli ({shlex.join(spec.command)}): {err}") from err
-        err_text = done.stderr.decode("utf-8", "replace").strip()
+        err_text = done.stderr.decode("utf-8", "replace").strip().replace(os.path.join(work, "config.json"), spec.label)
         if done.returncode == 1 and (err_text.startswith("error:") or err_text.startswith("fatal error:")):
             raise PieceFailed(err_text)
         if done.returncode != 0:
@@ -338,7 +340,9 @@ def _local_cli(spec: CliSpec, mode: str, extra: list[str], stdin: bytes) -> subp
         with open(cfg, "wb") as f:
             f.write(spec.config_text)
         argv = [*spec.command, mode, "--config", cfg, "--template", spec.template, *extra]
-        return subprocess.run(argv, input=stdin, capture_output=True, check=False)
+        done = subprocess.run(argv, input=stdin, capture_output=True, check=False)
+        done.stderr = done.stderr.replace(cfg.encode(), spec.label.encode())
+        return done
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -350,7 +354,7 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
         import ray  # noqa: PLC0415
     started = time.monotonic()
     with open(opts.config, "rb") as f:
-        spec = CliSpec(tuple(opts.bxp_cli), f.read(), opts.template)
+        spec = CliSpec(tuple(opts.bxp_cli), f.read(), opts.template, opts.config)
 
     names = [basename(p) for p in opts.inputs]
     if len(set(names)) != len(names):
@@ -516,6 +520,8 @@ def main(argv: list[str] | None = None) -> int:
         bxp_cli=shlex.split(a.bxp_cli) if a.bxp_cli else default_cli(), piece_bytes=a.piece_bytes,
         strict=a.strict, quiet=a.quiet, max_retries=a.max_retries,
     )
+    # Once one piece failed for good, the others' failures are noise: the first one is reported.
+    os.environ.setdefault("RAY_IGNORE_UNHANDLED_ERRORS", "1")
     init: dict[str, Any] = {"address": a.address, "include_dashboard": False, "log_to_driver": False}
     if a.num_cpus is not None:
         init["num_cpus"] = a.num_cpus
@@ -523,7 +529,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run_job(opts, ray)
     except (JobError, OSError) as err:
-        print(f"error: {err}", file=sys.stderr)
+        text = str(err)
+        # bxp-cli's own verdicts already say "error:" / "fatal error:"; other problems get the prefix here.
+        print(text if text.startswith(("error:", "fatal error:")) else f"error: {text}", file=sys.stderr)
         return 1
     finally:
         ray.shutdown()

@@ -320,3 +320,76 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "ray job: a fatal record stops the job with bxp-cli's message, unretried, writing nothing",
+  ignore: skip !== null,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "bxp-ray-fatal-" });
+    try {
+      await Deno.writeTextFile(
+        join(dir, "c.json"),
+        JSON.stringify({
+          conversion_templates: {
+            t: {
+              data_dir: ".",
+              file_pattern_in: ".csv",
+              file_pattern_out: ".out",
+              date_filter_from_filename: true,
+              input_schema: { $date: "[d]" },
+              row_rules: [{ when: "1", rows: [{}] }],
+              output_schema: { d: "$date" },
+            },
+          },
+        }),
+      );
+      const name = "in_2024-01-01_2024-12-31.csv";
+      const ok = Array.from({ length: 30 }, (_, i) => `2024-03-${String(i % 28 + 1).padStart(2, "0")}\n`);
+      await Deno.writeTextFile(join(dir, name), "d\n" + ok.join("") + "soon\n" + ok.join(""));
+      const cli = await bxpCliCommand();
+      const plain = await run(cli[0], [...cli.slice(1), "--config", "c.json"], dir);
+      assertEquals(plain.code, 1);
+      const message = plain.stderr.split("\n").find((l) => l.startsWith("fatal error:"));
+      assert(message !== undefined && message.includes("record 31"), plain.stderr);
+      await Deno.remove(join(dir, "in_2024-01-01_2024-12-31.out")).catch(() => {});
+      const out = join(dir, "out");
+      await Deno.mkdir(out);
+      // A wrapper noting every conversion call, to see that the refused piece was not tried again.
+      const calls = join(dir, "calls.log");
+      const wrapper = join(dir, "logging.sh");
+      await Deno.writeTextFile(
+        wrapper,
+        `#!/bin/sh\necho "$*" >> '${calls}'\nexec ${cli.map((a) => `'${a}'`).join(" ")} "$@"\n`,
+      );
+      await Deno.chmod(wrapper, 0o755);
+      const job = await run(python, [
+        RAY_JOB,
+        "--config",
+        join(dir, "c.json"),
+        "--template",
+        "t",
+        "--output",
+        out,
+        "--num-cpus",
+        "2",
+        "--piece-bytes",
+        "120",
+        "--bxp-cli",
+        wrapper,
+        join(dir, name),
+      ], dir);
+      assertEquals(job.code, 1, job.stderr.slice(-2000));
+      assertEquals(job.stderr.split("\n").filter((l) => l.startsWith("fatal error:")), [message]);
+      const converts = (await Deno.readTextFile(calls)).split("\n").filter((l) =>
+        l.includes("--partition-convert")
+      );
+      const firsts = converts.map((l) => Number(/ --first-record (\d+) /.exec(l)?.[1]));
+      const fatalFirst = Math.max(...firsts.filter((f) => f <= 31)); // the piece holding record 31
+      assertEquals(firsts.filter((f) => f === fatalFirst).length, 1, converts.join("\n"));
+      assertEquals([...Deno.readDirSync(out)].map((e) => e.name), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
