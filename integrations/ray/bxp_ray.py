@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import base64
 import dataclasses
+import itertools
 import json
 import os
 import shlex
@@ -39,7 +40,8 @@ import sys
 import tempfile
 import time
 import uuid
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 LF = 0x0A
 BOM = b"\xef\xbb\xbf"
@@ -67,14 +69,14 @@ def _is_url(path: str) -> bool:
 
 
 def _local(path: str) -> str:
-    return path[len("file://"):] if path.startswith("file://") else path
+    return path.removeprefix("file://")
 
 
 def open_input(path: str):
     """A binary reader for a local path or any URL fsspec knows (s3://, gs://, hdfs://, ...)."""
     if _is_url(path):
         try:
-            import fsspec  # noqa: PLC0415 (only needed for remote inputs)
+            import fsspec
         except ImportError as err:
             raise JobError(f"'{path}' needs fsspec (pip install -r requirements.txt)") from err
         return fsspec.open(path, "rb").open()
@@ -83,7 +85,7 @@ def open_input(path: str):
 
 def input_size(path: str) -> int:
     if _is_url(path):
-        import fsspec  # noqa: PLC0415
+        import fsspec
 
         fs, _, paths = fsspec.get_fs_token_paths(path)
         return int(fs.size(paths[0]))
@@ -175,7 +177,7 @@ def cut_pieces(path: str, start: int, size: int, piece_bytes: int, force: Iterab
                 raise JobError(f"forced cut {c} of '{path}' is not at the start of a line")
             cuts.add(c)
     edges = sorted(cuts)
-    return [(a, b) for a, b in zip(edges, edges[1:]) if b > a]
+    return [(a, b) for a, b in itertools.pairwise(edges) if b > a]
 
 
 # ---------------------------------------------------------------- bxp-cli
@@ -192,7 +194,9 @@ class CliSpec:
     label: str = "config.json"
 
 
-def _run_cli(spec: CliSpec, mode: str, extra: list[str], stdin: bytes, files: dict[str, bytes]) -> tuple[bytes, bytes, str]:
+def _run_cli(
+    spec: CliSpec, mode: str, extra: list[str], stdin: bytes, files: dict[str, bytes]
+) -> tuple[bytes, bytes, str]:
     """Runs bxp-cli in a scratch folder holding the config and ``files``; answers stdout, stderr, folder."""
     work = tempfile.mkdtemp(prefix="bxp-ray-")
     try:
@@ -207,7 +211,7 @@ def _run_cli(spec: CliSpec, mode: str, extra: list[str], stdin: bytes, files: di
         except OSError as err:
             raise PieceFailed(f"cannot start bxp-cli ({shlex.join(spec.command)}): {err}") from err
         err_text = done.stderr.decode("utf-8", "replace").strip().replace(os.path.join(work, "config.json"), spec.label)
-        if done.returncode == 1 and (err_text.startswith("error:") or err_text.startswith("fatal error:")):
+        if done.returncode == 1 and err_text.startswith(("error:", "fatal error:")):
             raise PieceFailed(err_text)
         if done.returncode != 0:
             raise PieceCrashed(f"bxp-cli {mode} exited with {done.returncode}: {err_text[-2000:]}")
@@ -279,12 +283,12 @@ class Staged:
         self.temp = os.path.join(folder, f".{name}.bxp-ray-{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
         self._fs = None
         if _is_url(target):
-            import fsspec  # noqa: PLC0415
+            import fsspec
 
             self._fs, _, _ = fsspec.get_fs_token_paths(target)
             self._file = self._fs.open(self.temp, "wb")
         else:
-            self._file = open(self.temp, "wb")
+            self._file = open(self.temp, "wb")  # noqa: SIM115 (closed by commit/abort)
 
     def write(self, data: bytes) -> None:
         self._file.write(data)
@@ -351,7 +355,7 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
     """Runs the job on the Ray cluster ``ray`` is connected to; answers bxp-cli's exit status."""
     ray = ray_module
     if ray is None:
-        import ray  # noqa: PLC0415
+        import ray
     started = time.monotonic()
     with open(opts.config, "rb") as f:
         spec = CliSpec(tuple(opts.bxp_cli), f.read(), opts.template, opts.config)
@@ -407,7 +411,10 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
     for f in files:
         f["lookups"] = None
     if plan["prepass"]:
-        refs = [[prepass_r.remote(spec, p, f["head_ref"], first) for p, first in zip(f["pieces"], f["firsts"])] for f in files]
+        refs = [
+            [prepass_r.remote(spec, p, f["head_ref"], first) for p, first in zip(f["pieces"], f["firsts"])]
+            for f in files
+        ]
         for f, rs in zip(files, refs):
             f["lookups"] = ray.put(merge_entries(get_all(rs)))
 
@@ -437,18 +444,24 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
                     combined.write(rows)
                 stats.append(piece_stats)
             out.close()
-            summary_files.append({
-                "name": f["item"]["name"],
-                "head_b64": base64.b64encode(f["head"]).decode(),
-                "sample_b64": base64.b64encode(f["sample"]).decode(),
-                "output": out.target,
-                "dir": f["path"].rsplit("/", 1)[0] if "/" in f["path"] else ".",
-                "pieces": stats,
-            })
+            summary_files.append(
+                {
+                    "name": f["item"]["name"],
+                    "head_b64": base64.b64encode(f["head"]).decode(),
+                    "sample_b64": base64.b64encode(f["sample"]).decode(),
+                    "output": out.target,
+                    "dir": f["path"].rsplit("/", 1)[0] if "/" in f["path"] else ".",
+                    "pieces": stats,
+                }
+            )
         if combined is not None:
             combined.close()
-        request = {"dir": opts.output, "files": summary_files, "combined": combined.target if combined else None,
-                   "own_outputs": plan["own_outputs"]}
+        request = {
+            "dir": opts.output,
+            "files": summary_files,
+            "combined": combined.target if combined else None,
+            "own_outputs": plan["own_outputs"],
+        }
         extra = ["--elapsed-ms", str(int((time.monotonic() - started) * 1000))]
         if opts.strict:
             extra.append("--strict")
@@ -487,7 +500,11 @@ def default_cli() -> list[str]:
         return [found]
     repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
     return [
-        "deno", "run", "--no-prompt", "--allow-read", "--allow-write",
+        "deno",
+        "run",
+        "--no-prompt",
+        "--allow-read",
+        "--allow-write",
         "--allow-env=BXP_METRICS,BXP_WORKERS,BXP_PARALLEL_MIN_BYTES,BXP_BLOCK_BYTES,HOME,XDG_CONFIG_HOME,APPDATA",
         os.path.join(repo, "src", "cli", "main.ts"),
     ]
@@ -511,14 +528,20 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --piece-bytes must be at least 1", file=sys.stderr)
         return 1
     try:
-        import ray  # noqa: PLC0415
+        import ray
     except ImportError:
         print("error: Ray is not installed (pip install -r integrations/ray/requirements.txt)", file=sys.stderr)
         return 1
     opts = JobOptions(
-        config=a.config, template=a.template, inputs=a.inputs, output=a.output,
-        bxp_cli=shlex.split(a.bxp_cli) if a.bxp_cli else default_cli(), piece_bytes=a.piece_bytes,
-        strict=a.strict, quiet=a.quiet, max_retries=a.max_retries,
+        config=a.config,
+        template=a.template,
+        inputs=a.inputs,
+        output=a.output,
+        bxp_cli=shlex.split(a.bxp_cli) if a.bxp_cli else default_cli(),
+        piece_bytes=a.piece_bytes,
+        strict=a.strict,
+        quiet=a.quiet,
+        max_retries=a.max_retries,
     )
     # Once one piece failed for good, the others' failures are noise: the first one is reported.
     os.environ.setdefault("RAY_IGNORE_UNHANDLED_ERRORS", "1")

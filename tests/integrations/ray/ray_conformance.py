@@ -27,15 +27,15 @@ REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "integrations", "ray"))
 os.environ["PYTHONPATH"] = os.path.join(REPO, "integrations", "ray") + os.pathsep + os.environ.get("PYTHONPATH", "")
 
-import bxp_ray  # noqa: E402
-import ray  # noqa: E402
+import bxp_ray
+import ray
 
-SUMMARY = re.compile(r"^summary: (errors:\d+ warnings:\d+)", re.M)
+SUMMARY = re.compile(r"^summary: (errors:\d+ warnings:\d+)", re.MULTILINE)
 
 
 def forced_cuts(path: str, header_line: int) -> list[int]:
     size = os.path.getsize(path)
-    head, body = bxp_ray.find_body(path, header_line, size)
+    _head, body = bxp_ray.find_body(path, header_line, size)
     with open(path, "rb") as f:
         data = f.read()
     cuts = []
@@ -49,8 +49,9 @@ def forced_cuts(path: str, header_line: int) -> list[int]:
 
 
 def plain_run(cli: list[str], folder: str, template: str) -> tuple[int, str]:
-    done = subprocess.run([*cli, "--config", "sample.json", "--template", template], cwd=folder,
-                          capture_output=True, check=False)
+    done = subprocess.run(
+        [*cli, "--config", "sample.json", "--template", template], cwd=folder, capture_output=True, check=False
+    )
     m = SUMMARY.search(done.stdout.decode("utf-8", "replace"))
     return done.returncode, m.group(1) if m else ""
 
@@ -77,39 +78,60 @@ def main() -> int:
             report = {"case": case_dir, "templates": [], "mismatches": []}
             for template in templates.split(";"):
                 names = sorted(n for n in os.listdir(work) if n != config and not n.startswith("."))
-                spec = bxp_ray.CliSpec(tuple(cli), open(os.path.join(work, config), "rb").read(), template)
+                with open(os.path.join(work, config), "rb") as f:
+                    spec = bxp_ray.CliSpec(tuple(cli), f.read(), template)
                 plan_run = bxp_ray._local_cli(spec, "--partition-plan", [], json.dumps({"names": names}).encode())
                 want_code, want_summary = plain_run(cli, mirror, template)
                 if plan_run.returncode != 0:
-                    code, summary = plain_run(cli, work, template)
-                    report["templates"].append({"id": template, "via": "bxp-cli",
-                                                "why": plan_run.stderr.decode().strip()})
+                    plain_run(cli, work, template)  # later stages read what this one writes
+                    report["templates"].append(
+                        {"id": template, "via": "bxp-cli", "why": plan_run.stderr.decode().strip()}
+                    )
                     continue
                 plan = json.loads(plan_run.stdout)
                 paths = [os.path.join(work, n) for n in names]
-                cuts = {os.path.join(work, i["name"]): forced_cuts(os.path.join(work, i["name"]), plan["header_line"])
-                        for i in plan["inputs"]}
+                cuts = {
+                    os.path.join(work, i["name"]): forced_cuts(os.path.join(work, i["name"]), plan["header_line"])
+                    for i in plan["inputs"]
+                }
                 body = sum(os.path.getsize(p) for p in cuts)
-                opts = bxp_ray.JobOptions(config=os.path.join(work, config), template=template, inputs=paths,
-                                          output=work, bxp_cli=cli, piece_bytes=max(1, body // 3), force_cuts=cuts)
+                opts = bxp_ray.JobOptions(
+                    config=os.path.join(work, config),
+                    template=template,
+                    inputs=paths,
+                    output=work,
+                    bxp_cli=cli,
+                    piece_bytes=max(1, body // 3),
+                    force_cuts=cuts,
+                )
                 out, err = io.StringIO(), io.StringIO()
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                     code = bxp_ray.run_job(opts, ray)
                 m = SUMMARY.search(out.getvalue())
                 got_summary = m.group(1) if m else ""
                 ray_templates += 1
-                entry = {"id": template, "via": "ray", "exit": code, "want_exit": want_code,
-                         "summary": got_summary, "want_summary": want_summary}
+                entry = {
+                    "id": template,
+                    "via": "ray",
+                    "exit": code,
+                    "want_exit": want_code,
+                    "summary": got_summary,
+                    "want_summary": want_summary,
+                }
                 report["templates"].append(entry)
                 if code != want_code or got_summary != want_summary:
                     report["mismatches"].append(
                         f"{template}: exit {code} / '{got_summary}' but bxp-cli gives exit {want_code} / "
-                        f"'{want_summary}'; stderr: {err.getvalue()[-600:]}")
+                        f"'{want_summary}'; stderr: {err.getvalue()[-600:]}"
+                    )
             originals = set(inputs.split(";")) | {config}
             for golden in expected.split(";"):
                 stem = golden[: -len(".expected")]
-                made = [n for n in os.listdir(work)
-                        if n.startswith(stem + ".") and n not in originals and not n.startswith(".")]
+                made = [
+                    n
+                    for n in os.listdir(work)
+                    if n.startswith(stem + ".") and n not in originals and not n.startswith(".")
+                ]
                 if len(made) != 1:
                     report["mismatches"].append(f"{golden}: {len(made)} candidate outputs {made}")
                     continue
@@ -118,7 +140,8 @@ def main() -> int:
                 if want != got:
                     at = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
                     report["mismatches"].append(
-                        f"{made[0]} differs from {golden} at byte {at}: {got[at:at + 80]!r} vs {want[at:at + 80]!r}")
+                        f"{made[0]} differs from {golden} at byte {at}: {got[at : at + 80]!r} vs {want[at : at + 80]!r}"
+                    )
             leftovers = [n for n in os.listdir(work) if n.endswith(".tmp")]
             if leftovers:
                 report["mismatches"].append(f"temporary files left: {leftovers}")
