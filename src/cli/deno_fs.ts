@@ -74,8 +74,13 @@ function pidRunning(pid: number): boolean | null {
   }
 }
 
-/** Bytes of queued writes after which `write` waits for the disk (backpressure). */
-const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+/** Size of the buffers written bytes are copied into (one `write` system call each). */
+const WRITE_BUFFER = 1024 * 1024;
+/**
+ * Bytes handed to the disk but not yet written after which `write` waits (backpressure): a slow disk stalls
+ * the engine, and with it the reader, instead of filling memory.
+ */
+const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 
 class DenoStagedOutput implements StagedOutput {
   readonly #file: Deno.FsFile;
@@ -85,8 +90,15 @@ class DenoStagedOutput implements StagedOutput {
   #open = true;
   /** Writes run one after another in the background while the engine prepares the next rows. */
   #tail: Promise<void> = Promise.resolve();
+  /** Each queued write and its size, oldest first. */
+  readonly #queue: { done: Promise<void>; bytes: number }[] = [];
   #queued = 0;
   #failure: unknown = null;
+  /** Bytes are copied here (so callers may reuse their arrays) and written once it is full. */
+  #fill: Uint8Array | null = null;
+  #filled = 0;
+  /** Written buffers, ready to be filled again. */
+  readonly #spare: Uint8Array[] = [];
 
   constructor(file: Deno.FsFile, temp: string, target: string, exclusive: boolean) {
     this.#file = file;
@@ -95,26 +107,55 @@ class DenoStagedOutput implements StagedOutput {
     this.#exclusive = exclusive;
   }
 
+  /** Copies `bytes` (the caller may reuse them once this returns); waits while too much is queued. */
   async write(bytes: Uint8Array): Promise<void> {
     if (this.#failure !== null) throw this.#failure;
-    this.#queued += bytes.length;
-    this.#tail = this.#tail.then(async () => {
+    let at = 0;
+    while (at < bytes.length) {
+      this.#fill ??= this.#spare.pop() ?? new Uint8Array(WRITE_BUFFER);
+      const n = Math.min(bytes.length - at, this.#fill.length - this.#filled);
+      this.#fill.set(bytes.subarray(at, at + n), this.#filled);
+      this.#filled += n;
+      at += n;
+      if (this.#filled === this.#fill.length) await this.#send();
+    }
+  }
+
+  /** Queues the fill buffer for writing, then waits until at most {@link MAX_QUEUED_BYTES} are queued. */
+  async #send(): Promise<void> {
+    const buffer = this.#fill;
+    const length = this.#filled;
+    this.#fill = null;
+    this.#filled = 0;
+    if (buffer === null || length === 0) {
+      if (buffer !== null) this.#spare.push(buffer);
+      return;
+    }
+    this.#queued += length;
+    const done = this.#tail.then(async () => {
       if (this.#failure !== null) return;
       try {
         let at = 0;
-        while (at < bytes.length) at += await this.#file.write(bytes.subarray(at));
+        while (at < length) at += await this.#file.write(buffer.subarray(at, length));
       } catch (err) {
         this.#failure = err;
       } finally {
-        this.#queued -= bytes.length;
+        this.#queued -= length;
+        this.#spare.push(buffer);
       }
     });
-    if (this.#queued > MAX_QUEUED_BYTES) await this.#settle();
+    this.#tail = done;
+    this.#queue.push({ done, bytes: length });
+    while (this.#queued > MAX_QUEUED_BYTES && this.#queue.length > 0) await this.#queue.shift()!.done;
+    while (this.#queue.length > 0 && this.#queue.length > 8) this.#queue.shift();
+    if (this.#failure !== null) throw this.#failure;
   }
 
-  /** Waits for queued writes; rethrows the first write failure. */
+  /** Writes what is buffered and waits for every queued write; rethrows the first write failure. */
   async #settle(): Promise<void> {
+    await this.#send();
     await this.#tail;
+    this.#queue.length = 0;
     if (this.#failure !== null) throw this.#failure;
   }
 
@@ -134,6 +175,7 @@ class DenoStagedOutput implements StagedOutput {
   }
 
   async abort(): Promise<void> {
+    this.#fill = null;
     await this.#tail;
     this.#close();
     await Deno.remove(this.#temp).catch(() => {});
@@ -149,6 +191,8 @@ class DenoStagedOutput implements StagedOutput {
 
 /** {@link EngineFs} over the real file system. */
 export class DenoEngineFs implements EngineFs {
+  /** Staged outputs copy written bytes into their own buffers. */
+  readonly writesCopy = true;
   readonly #base: string;
 
   /** `base`: the folder relative paths are resolved against. */

@@ -21,6 +21,7 @@ import type { Finding } from "../engine/findings.ts";
 import { CliReporter } from "./reporter.ts";
 import { TraceOut } from "./trace_out.ts";
 import { BlockPool } from "../engine/parallel/pool.ts";
+import { evaluatorCount } from "../engine/parallel/worker_count.ts";
 import { findCommand } from "./commands/mod.ts";
 import type { ParallelOptions } from "../engine/convert_file.ts";
 
@@ -107,7 +108,12 @@ function probeDir(base: string) {
 
 /** Inputs at least this large are split across block workers (`BXP_PARALLEL_MIN_BYTES` overrides). */
 const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
-const BLOCK_BYTES = 1024 * 1024;
+/**
+ * Bytes of whole lines per block (`BXP_BLOCK_BYTES` overrides). Half a MiB keeps what is in flight (two
+ * blocks per evaluator, each with its input and output buffer) near 10 MiB on two cores, while a block
+ * still takes milliseconds to evaluate, so messages stay cheap beside the work.
+ */
+const BLOCK_BYTES = 512 * 1024;
 
 function envNumber(name: string): number | null {
   const v = Deno.env.get(name);
@@ -115,11 +121,11 @@ function envNumber(name: string): number | null {
 }
 
 /**
- * Block workers: one per core (`BXP_WORKERS` overrides; 0 or 1 keeps everything serial). The pool starts on
- * the first large file, so small runs pay nothing for it.
+ * Block workers (see {@link evaluatorCount}). The pool starts on the first large file, so small runs pay
+ * nothing for it.
  */
 function parallelOptions(): { options: ParallelOptions | null; close(): void } {
-  const workers = envNumber("BXP_WORKERS") ?? Math.min(navigator.hardwareConcurrency ?? 1, 8);
+  const workers = evaluatorCount(Deno.env.get("BXP_WORKERS") ?? null, navigator.hardwareConcurrency);
   if (workers < 2) return { options: null, close() {} };
   let pool: BlockPool | null = null;
   return {

@@ -204,6 +204,7 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
         ? {
           pool: run.parallel.pool(),
           blockSize: run.parallel.blockSize,
+          recycleOutput: fs.writesCopy === true,
           fs,
           path,
           name: filename,

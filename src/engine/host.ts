@@ -12,6 +12,10 @@
 
 /** An output being written: bytes go to a temporary file beside the target until `commit` renames it. */
 export interface StagedOutput {
+  /**
+   * Appends bytes. May return before they reach the disk, but waits while too much is queued (a slow disk
+   * stalls the caller instead of filling memory).
+   */
   write(bytes: Uint8Array): Promise<void>;
   /** Makes the output visible under its final name (atomic rename). */
   commit(): Promise<void>;
@@ -21,6 +25,12 @@ export interface StagedOutput {
 
 /** File system operations, with paths as plain strings. */
 export interface EngineFs {
+  /**
+   * True when every {@link StagedOutput.write} copies its bytes before it returns, so the caller may reuse
+   * the array right away (the engine then recycles its output buffers). Default false: written arrays are
+   * never touched again.
+   */
+  readonly writesCopy?: boolean;
   /** Names of the regular files (and links to files) in `dir`, or null when `dir` does not exist. */
   listFiles(dir: string): Promise<string[] | null>;
   /**

@@ -142,7 +142,7 @@ export interface RawBlock {
 
 /**
  * The body of a CSV file (after the BOM, preamble and header line) cut into blocks of whole lines of about
- * `blockSize` bytes.
+ * `blockSize` bytes. `alloc` gives each block's storage (recycled buffers); by default a fresh array.
  */
 export async function* csvBodyBlocks(
   fs: EngineFs,
@@ -150,11 +150,12 @@ export async function* csvBodyBlocks(
   headerLine: number,
   blockSize: number,
   name: string,
+  alloc?: (size: number) => Uint8Array,
 ): AsyncGenerator<RawBlock> {
   const tooLong = (): never => {
     throw new CsvRecordTooLongError(name, MAX_BUFFERED_RECORD_BYTES);
   };
-  const splitter = new BlockSplitter(blockSize, MAX_BUFFERED_RECORD_BYTES, tooLong);
+  const splitter = new BlockSplitter(blockSize, MAX_BUFFERED_RECORD_BYTES, tooLong, alloc);
   let offset = 0; // file offset of the splitter's first buffered byte
   let head: Uint8Array | null = new Uint8Array(0); // bytes before the body start is known
   for await (const chunk of fs.readChunks(path, { reuseBuffers: true })) {

@@ -50,6 +50,11 @@ export interface CsvWriterOptions {
    * returns. Default false: each chunk handed over is the sink's to keep.
    */
   reuseBuffer?: boolean;
+  /**
+   * The first buffer to fill (a recycled one); its size then wins over `bufferSize` for that buffer. Later
+   * buffers (after a full flush) are `bufferSize` fresh arrays.
+   */
+  initialBuffer?: Uint8Array;
 }
 
 // bxp only rewrites decimal separators of values that fit its 64-byte scratch buffer.
@@ -215,7 +220,7 @@ export class CsvWriter {
     this.#sink = sink;
     this.#reuse = options.reuseBuffer ?? false;
     this.#size = Math.max(1024, options.bufferSize ?? 64 * 1024);
-    this.#buffer = new Uint8Array(this.#size);
+    this.#buffer = options.initialBuffer ?? new Uint8Array(this.#size);
   }
 
   /** Write the header line (verbatim names, transcoded). */

@@ -34,7 +34,8 @@ class FragmentWriter implements RowWriter {
   #json = "";
   #jsonRows = 0;
 
-  constructor(plan: TemplatePlan) {
+  /** `buffer`: where the rows go first (a recycled buffer), else a fresh one. */
+  constructor(plan: TemplatePlan, buffer: Uint8Array | null) {
     const t = plan.template;
     this.#headers = plan.outputHeaders;
     this.#csv = t.fileTypeOut === "json" ? null : new CsvWriter(
@@ -45,7 +46,7 @@ class FragmentWriter implements RowWriter {
         decimalSeparator: t.csvDecimalSeparatorOut,
       },
       (c) => this.#chunks.push(c),
-      { bufferSize: 1024 * 1024 },
+      { bufferSize: 1024 * 1024, initialBuffer: buffer ?? undefined },
     );
   }
   writeHeader(): void {}
@@ -100,6 +101,20 @@ class BufferTrace implements TraceSink {
   }
 }
 
+/**
+ * Bytes decoded to text at once. A block is fed to the parser in slices this size so each decoded string
+ * stays below V8's large-object threshold (128 KiB) and dies young with the rows cut from it; a whole
+ * 1 MiB block decoded at once lands in old space, where only a full collection frees it.
+ */
+const PARSE_SLICE = 64 * 1024;
+
+function pushInSlices(parser: CsvParser, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length; at += PARSE_SLICE) {
+    parser.push(bytes.subarray(at, Math.min(bytes.length, at + PARSE_SLICE)));
+  }
+  parser.finish();
+}
+
 /** One file's evaluation state inside a worker. */
 export class BlockSession {
   readonly #context: FileContext;
@@ -134,8 +149,7 @@ export class BlockSession {
     if (job.kind === "prepass") {
       const collector = new PrePassCollector(this.#plan, this.#ctx, trace ?? NULL_TRACE, debug);
       onRecord = (fields) => collector.evalRecord(fields, ++n);
-      parser.push(job.bytes);
-      parser.finish();
+      pushInSlices(parser, job.bytes);
       const entries: [string, string, string, string][] = [];
       for (const [block, table] of collector.tables) {
         for (const [key, fields] of table) {
@@ -151,11 +165,12 @@ export class BlockSession {
         exprErrors: 0,
         unbalancedQuotes: parser.unbalancedQuotes,
         tally: null,
+        input: job.bytes,
         lookups: entries,
       };
     }
 
-    const writer = new FragmentWriter(this.#plan);
+    const writer = new FragmentWriter(this.#plan, job.out ?? null);
     const rows = new RowEvaluator(this.#plan, this.#ctx, {
       out: writer,
       combined: null,
@@ -163,8 +178,7 @@ export class BlockSession {
       debug,
     }, { dateMin: c.dateMin, dateMax: c.dateMax, columnNames: c.columnNames });
     onRecord = (fields, offset) => rows.evalRecord(fields, offset, ++n);
-    parser.push(job.bytes);
-    parser.finish();
+    pushInSlices(parser, job.bytes);
     const records = n - job.baseRecord;
     return {
       out: writer.drain() ?? new Uint8Array(0),
@@ -175,6 +189,7 @@ export class BlockSession {
       exprErrors: rows.exprErrors,
       unbalancedQuotes: parser.unbalancedQuotes,
       tally: rows.tally,
+      input: job.bytes,
       lookups: null,
     };
   }

@@ -17,6 +17,7 @@ import type { EngineFs, Reporter } from "../host.ts";
 import { csvBodyBlocks } from "../record_source.ts";
 import type { RowWriter, TraceSink } from "../sinks.ts";
 import { countRecords } from "./lines.ts";
+import { BufferRecycler } from "./recycler.ts";
 import type { BlockPool } from "./pool.ts";
 import type { BlockResult, FileContext } from "./protocol.ts";
 import { mergeTally, newTally, type RowTally } from "../tally.ts";
@@ -34,6 +35,11 @@ export interface ParallelSetup {
   /** Output columns and watched date variables, to size the tally. */
   readonly outputs: number;
   readonly dateChecks: number;
+  /**
+   * The output's `write` copies what it is given (see `EngineFs.writesCopy`), so a block's output buffer can
+   * be reused for a later block once applied.
+   */
+  readonly recycleOutput?: boolean;
   /** Called after each applied main-pass block with the records so far and the file offset reached. */
   readonly onProgress?: (records: number, offset: number) => void;
 }
@@ -56,19 +62,39 @@ async function forEachResult(
   const inflight: Promise<BlockResult>[] = [];
   const ends: number[] = [];
   const limit = setup.pool.size * 2;
+  // Blocks borrow their buffers and give them back once applied, so a file allocates about `limit` input
+  // buffers (and as many output buffers) instead of fresh ones per block: fresh memory is slow to come by,
+  // and freed buffers linger in the allocator until a collection releases them.
+  const capacity = setup.blockSize * 2;
+  const buffers = new BufferRecycler(capacity, 2 * limit + 2);
+  const take = (size: number) => buffers.take(size);
+  const recycleOutput = kind === "main" && setup.recycleOutput === true;
+  const applyAndRecycle = async (r: BlockResult, endOffset: number) => {
+    await apply(r, endOffset);
+    if (r.input !== null) buffers.give(r.input);
+    if (recycleOutput && r.out.byteOffset === 0) buffers.give(r.out);
+  };
   let baseRecord = 0;
   try {
     const headerLine = setup.context.template.csvHeaderLine;
-    for await (const block of csvBodyBlocks(setup.fs, setup.path, headerLine, setup.blockSize, setup.name)) {
+    const blocks = csvBodyBlocks(setup.fs, setup.path, headerLine, setup.blockSize, setup.name, take);
+    for await (const block of blocks) {
       const records = countRecords(block.bytes, 0, block.bytes.length);
       inflight.push(
-        setup.pool.submit({ kind, bytes: block.bytes, baseOffset: block.offset, baseRecord, last: false }),
+        setup.pool.submit({
+          kind,
+          bytes: block.bytes,
+          out: recycleOutput ? buffers.take(capacity) : null,
+          baseOffset: block.offset,
+          baseRecord,
+          last: false,
+        }),
       );
       ends.push(block.offset + block.bytes.length);
       baseRecord += records;
-      while (inflight.length >= limit) await apply(await inflight.shift()!, ends.shift()!);
+      while (inflight.length >= limit) await applyAndRecycle(await inflight.shift()!, ends.shift()!);
     }
-    while (inflight.length > 0) await apply(await inflight.shift()!, ends.shift()!);
+    while (inflight.length > 0) await applyAndRecycle(await inflight.shift()!, ends.shift()!);
   } finally {
     for (const p of inflight) p.catch(() => {}); // results of an abandoned file are dropped
   }

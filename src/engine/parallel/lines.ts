@@ -59,12 +59,29 @@ export class BlockSplitter {
   readonly #maxLineBytes: number;
   readonly #onLineTooLong: () => never;
   readonly #buf: GrowableBytes;
+  readonly #alloc: (size: number) => Uint8Array;
 
-  constructor(blockSize: number, maxLineBytes: number, onLineTooLong: () => never) {
+  /**
+   * `alloc` gives the storage of each block (a recycled buffer, see `recycler.ts`); by default every
+   * block is a fresh array.
+   */
+  constructor(
+    blockSize: number,
+    maxLineBytes: number,
+    onLineTooLong: () => never,
+    alloc: (size: number) => Uint8Array = (size) => new Uint8Array(size),
+  ) {
     this.#blockSize = blockSize;
     this.#maxLineBytes = maxLineBytes;
     this.#onLineTooLong = onLineTooLong;
     this.#buf = new GrowableBytes(blockSize * 2);
+    this.#alloc = alloc;
+  }
+
+  #take(end: number): Uint8Array {
+    const block = this.#alloc(end);
+    block.set(this.#buf.data.subarray(0, end));
+    return block;
   }
 
   /** Adds bytes; returns the blocks now complete (each ends with `\n`). */
@@ -80,7 +97,7 @@ export class BlockSplitter {
         if (content.length > this.#maxLineBytes) this.#onLineTooLong();
         break;
       }
-      out.push(content.slice(0, cut + 1));
+      out.push(this.#take(cut + 1));
       this.#buf.dropFront(cut + 1);
     }
     return out;
@@ -89,7 +106,7 @@ export class BlockSplitter {
   /** The rest (may lack a final `\n`), or null when nothing is left. */
   finish(): Uint8Array | null {
     if (this.#buf.length === 0) return null;
-    const rest = this.#buf.data.slice(0, this.#buf.length);
+    const rest = this.#take(this.#buf.length);
     this.#buf.length = 0;
     return rest;
   }

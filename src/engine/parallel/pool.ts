@@ -116,7 +116,7 @@ export class BlockPool {
     this.#local.setFile(context);
   }
 
-  /** Evaluates a block on the next worker; the block's bytes are transferred. */
+  /** Evaluates a block on the next worker; the block's bytes (and its output buffer) are transferred. */
   submit(job: BlockJob): Promise<BlockResult> {
     const id = this.#id++;
     const slot = this.#next;
@@ -128,7 +128,11 @@ export class BlockPool {
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       const msg: WorkerRequest = { type: "block", id, job };
-      worker.postMessage(msg, [job.bytes.buffer as ArrayBuffer]);
+      const transfer = [job.bytes.buffer as ArrayBuffer];
+      if (job.out != null && job.out.buffer !== job.bytes.buffer) {
+        transfer.push(job.out.buffer as ArrayBuffer);
+      }
+      worker.postMessage(msg, transfer);
     });
   }
 

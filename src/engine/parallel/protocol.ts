@@ -31,6 +31,11 @@ export interface BlockJob {
   baseOffset: number;
   /** Records of the file before this block (for RECORD_NUM()). */
   baseRecord: number;
+  /**
+   * A buffer the main pass writes its output rows into (a recycled one; transferred with the job), or null
+   * for a fresh one. Rows that do not fit go to fresh buffers.
+   */
+  out?: Uint8Array | null;
   /** True for the last block of the file (its last line may lack a `\n`). */
   last: boolean;
 }
@@ -49,6 +54,8 @@ export interface BlockResult {
   unbalancedQuotes: number;
   /** Main-pass blocks only: filter counts and findings observations; null for pre_pass blocks. */
   tally: RowTally | null;
+  /** The job's input bytes, handed back (a worker transfers them back) so the engine can reuse the buffer. */
+  input: Uint8Array | null;
   /** pre_pass blocks only: the partial tables, in row order (later entries win). */
   lookups: [block: string, key: string, field: string, value: string][] | null;
 }

@@ -24,7 +24,8 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
     if (session === null) throw new Error("block before file context");
     const result = session.run(msg.job);
     reply = { type: "result", id: msg.id, result };
-    const transfer = [result.out.buffer, result.trace.buffer].filter((b, i, all) =>
+    const transfer = [result.out.buffer, result.trace.buffer, result.input?.buffer].filter((b, i, all) =>
+      b !== undefined &&
       b.byteLength > 0 && all.indexOf(b) === i
     ) as ArrayBuffer[];
     self.postMessage(reply, transfer);
