@@ -95,11 +95,15 @@ export const SERVER_INSTRUCTIONS: string = serverInstructions();
 export function helpText(tools: readonly BxpTool[] = BXP_TOOLS): string {
   const width = Math.max(...tools.map((t) => t.name.length));
   return [
-    `${SERVER_NAME} ${VERSION}: MCP server for bxp (JSON-RPC 2.0 over stdio)`,
+    `${SERVER_NAME} ${VERSION}: MCP server for bxp (JSON-RPC 2.0 over stdio or Streamable HTTP)`,
     "",
     "Usage:",
     `  ${SERVER_NAME} [--root DIR] [--allow-write]`,
     "                      serve MCP on stdin/stdout (logs go to stderr)",
+    `  ${SERVER_NAME} --http [HOST:]PORT [--token-file FILE] [--cors-origin ORIGIN]`,
+    "          [--max-sessions N] [--idle-timeout SECONDS] [--root DIR] [--allow-write]",
+    "                      serve MCP Streamable HTTP at http://HOST:PORT/mcp (default host",
+    "                      127.0.0.1; GET /healthz answers load balancers)",
     `  ${SERVER_NAME} --version    print the version`,
     `  ${SERVER_NAME} --help       print this help`,
     "",
@@ -107,6 +111,12 @@ export function helpText(tools: readonly BxpTool[] = BXP_TOOLS): string {
     "  --root DIR       project folder that 'path' and 'csv_path' arguments are relative to;",
     "                   fixed at startup (without it: the client's single MCP root, if any)",
     "  --allow-write    enable bxp_write_config: validated config writes inside the root",
+    "  --http [HOST:]PORT  listen on HOST:PORT (0 picks a free port; the address is logged)",
+    "  --token-file FILE   bearer token (16+ visible characters) every request must carry;",
+    "                      required on any address but 127.0.0.1, ::1 and localhost",
+    "  --cors-origin ORIGIN  the one browser origin allowed to call (CORS); default none",
+    "  --max-sessions N    sessions open at once (default 256; then 429)",
+    "  --idle-timeout SECONDS  end a session idle this long (default 600)",
     "",
     "Tools:",
     ...tools.map((t) =>
