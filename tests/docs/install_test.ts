@@ -202,6 +202,11 @@ Deno.test("install.md: the checkout form of bxp-cli converts from another workin
   }
 });
 
+function withoutInitCwd(env: Record<string, string>): Record<string, string> {
+  const { INIT_CWD: _, ...rest } = env;
+  return rest;
+}
+
 /** `deno task --config <checkout>/deno.json install ARGS` run from `cwd`. */
 async function runInstall(
   args: string[],
@@ -210,7 +215,10 @@ async function runInstall(
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["task", "-q", "--config", DENO_JSON, "install", ...args],
     cwd,
-    env: clientEnv(cwd),
+    // deno task keeps an INIT_CWD it inherits (this suite may itself run under `deno task test`): drop it, as
+    // a shell would not have it.
+    clearEnv: true,
+    env: { ...withoutInitCwd(Deno.env.toObject()), ...clientEnv(cwd) },
     stdout: "piped",
     stderr: "piped",
   }).output();
