@@ -400,10 +400,11 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
     for f in files:
         firsts = []
         total = 0
-        for _ in f["pieces"]:
+        f["counts"] = counts[at : at + len(f["pieces"])]
+        for n in f["counts"]:
             firsts.append(total + 1)
-            total += counts[at]
-            at += 1
+            total += n
+        at += len(f["pieces"])
         f["firsts"] = firsts
         f["head_ref"] = ray.put(f["head"])
 
@@ -437,8 +438,14 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
             staged.append(out)
             out.write(header)
             stats = []
-            for ref in refs:  # in piece order: the output keeps the input's order
+            for i, ref in enumerate(refs):  # in piece order: the output keeps the input's order
                 rows, piece_stats = get_all([ref])[0]
+                if piece_stats["records"] != f["counts"][i]:
+                    # Record numbers rest on this count; a disagreement must never pass silently.
+                    raise JobError(
+                        f"piece {i} of '{f['item']['name']}': bxp-cli read {piece_stats['records']} records where "
+                        f"the job counted {f['counts'][i]}; RECORD_NUM() would be wrong, so nothing is written"
+                    )
                 out.write(rows)
                 if combined is not None:
                     combined.write(rows)
