@@ -134,7 +134,7 @@ async function guarded(body: () => Promise<number>): Promise<number> {
 export const PARTITION_PLAN: CliCommand = {
   flag: "--partition-plan",
   value: null,
-  description: "partition: stdin {names:[...]} -> inputs in bxp's order, output names, header (JSON)",
+  description: "partition: {names:[...]} on stdin -> inputs in bxp's order, output names, header (JSON)",
   run: (args) =>
     guarded(async () => {
       const setup = await loadSetup(args);
@@ -200,7 +200,7 @@ export const PARTITION_PLAN: CliCommand = {
 export const PARTITION_PREPASS: CliCommand = {
   flag: "--partition-prepass",
   value: null,
-  description: "partition: stdin a piece -> its pre_pass entries with record numbers (JSON)",
+  description: "partition: a piece on stdin (--file, --head, --first-record) -> its pre_pass writes (JSON)",
   run: (args) =>
     guarded(async () => {
       const setup = await loadSetup(args);
@@ -217,7 +217,8 @@ export const PARTITION_PREPASS: CliCommand = {
 export const PARTITION_CONVERT: CliCommand = {
   flag: "--partition-convert",
   value: null,
-  description: "partition: stdin a piece -> its CSV rows (no header); counters to --stats-file",
+  description:
+    "partition: a piece on stdin (those flags, --lookups, --stats-file) -> its CSV rows, no header",
   run: (args) =>
     guarded(async () => {
       const setup = await loadSetup(args);
@@ -260,7 +261,7 @@ export const PARTITION_CONVERT: CliCommand = {
 export const PARTITION_SUMMARY: CliCommand = {
   flag: "--partition-summary",
   value: null,
-  description: "partition: stdin every piece's counters -> bxp-cli's warnings, summary and exit status",
+  description: "partition: every piece's counters on stdin -> bxp-cli's warnings, summary, exit status",
   run: (args) =>
     guarded(async () => {
       const setup = await loadSetup(args);
