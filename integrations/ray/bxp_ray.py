@@ -315,6 +315,30 @@ class Staged:
             pass
 
 
+class Framed:
+    """An output put together from pieces' rows: the header, the rows (with the separator between two
+    non-empty pieces: none for CSV, `,\n` between JSON objects) and the trailer (JSON's closing bracket)."""
+
+    def __init__(self, staged: Staged, plan: dict):
+        self.staged = staged
+        self._separator = base64.b64decode(plan["separator_b64"])
+        self._trailer = base64.b64decode(plan["trailer_b64"])
+        self._any = False
+        staged.write(base64.b64decode(plan["header_b64"]))
+
+    def add(self, rows: bytes, count: int) -> None:
+        if count == 0:
+            return
+        if self._any:
+            self.staged.write(self._separator)
+        self.staged.write(rows)
+        self._any = True
+
+    def finish(self) -> None:
+        self.staged.write(self._trailer)
+        self.staged.close()
+
+
 def join_out(folder: str, name: str) -> str:
     return folder.rstrip("/") + "/" + name if _is_url(folder) else os.path.join(folder, name)
 
@@ -424,19 +448,16 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
         for f in files
     ]
 
-    header = base64.b64decode(plan["header_b64"])
     staged: list[Staged] = []
     combined = None
     try:
         if plan["combined_name"] is not None and files:
-            combined = Staged(join_out(opts.output, plan["combined_name"]))
-            staged.append(combined)
-            combined.write(header)
+            combined = Framed(Staged(join_out(opts.output, plan["combined_name"])), plan)
+            staged.append(combined.staged)
         summary_files = []
         for f, refs in zip(files, convert_refs):
-            out = Staged(join_out(opts.output, f["item"]["output"]))
-            staged.append(out)
-            out.write(header)
+            out = Framed(Staged(join_out(opts.output, f["item"]["output"])), plan)
+            staged.append(out.staged)
             stats = []
             for i, ref in enumerate(refs):  # in piece order: the output keeps the input's order
                 rows, piece_stats = get_all([ref])[0]
@@ -446,27 +467,27 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
                         f"piece {i} of '{f['item']['name']}': bxp-cli read {piece_stats['records']} records where "
                         f"the job counted {f['counts'][i]}; RECORD_NUM() would be wrong, so nothing is written"
                     )
-                out.write(rows)
+                out.add(rows, piece_stats["rows_written"])
                 if combined is not None:
-                    combined.write(rows)
+                    combined.add(rows, piece_stats["rows_written"])
                 stats.append(piece_stats)
-            out.close()
+            out.finish()
             summary_files.append(
                 {
                     "name": f["item"]["name"],
                     "head_b64": base64.b64encode(f["head"]).decode(),
                     "sample_b64": base64.b64encode(f["sample"]).decode(),
-                    "output": out.target,
+                    "output": out.staged.target,
                     "dir": f["path"].rsplit("/", 1)[0] if "/" in f["path"] else ".",
                     "pieces": stats,
                 }
             )
         if combined is not None:
-            combined.close()
+            combined.finish()
         request = {
             "dir": opts.output,
             "files": summary_files,
-            "combined": combined.target if combined else None,
+            "combined": combined.staged.target if combined else None,
             "own_outputs": plan["own_outputs"],
         }
         extra = ["--elapsed-ms", str(int((time.monotonic() - started) * 1000))]

@@ -109,6 +109,36 @@ function isEntryList(v: unknown): v is LookupEntry[] {
     );
 }
 
+function toBase64(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/**
+ * How an output is put together from pieces' rows, read off the engine's own row writer: the header (CSV's
+ * header line, JSON's opening bracket), the bytes between two non-empty pieces (none for CSV, `,\n` between
+ * JSON objects) and the trailer (JSON's closing bracket).
+ */
+function outputFraming(
+  setup: PartitionSetup,
+): { header: Uint8Array; separator: Uint8Array; trailer: Uint8Array } {
+  const headers = setup.plan.outputHeaders;
+  const open = () => {
+    const w = createRowWriter(setup.template, headers);
+    w.writeHeader(headers);
+    return { w, header: w.drain() ?? new Uint8Array(0) };
+  };
+  const a = open();
+  a.w.finish();
+  const trailer = a.w.drain() ?? new Uint8Array(0);
+  const b = open();
+  const mark = encoder.encode("\u0000");
+  b.w.writeFragment(mark, 1);
+  b.w.writeFragment(mark, 1);
+  const two = b.w.drain() ?? new Uint8Array(0);
+  const separator = two.subarray(mark.length, two.length - mark.length);
+  return { header: a.header, separator, trailer };
+}
+
 /** Runs a mode, turning its known failures into one `error:` / `fatal error:` line and exit 1. */
 async function guarded(body: () => Promise<number>): Promise<number> {
   try {
@@ -177,14 +207,14 @@ export const PARTITION_PLAN: CliCommand = {
       if (combined !== null && !isPlainFileName(combined)) {
         throw new PartitionError(`combined output name '${combined}' is not a plain file name`);
       }
-      const writer = createRowWriter(t, setup.plan.outputHeaders);
-      writer.writeHeader(setup.plan.outputHeaders);
-      const header = writer.drain() ?? new Uint8Array(0);
+      const framing = outputFraming(setup);
       const plan = {
         template: t.id,
         header_line: t.csvHeaderLine,
         prepass: setup.plan.prePass.length > 0,
-        header_b64: btoa(String.fromCharCode(...header)),
+        header_b64: toBase64(framing.header),
+        separator_b64: toBase64(framing.separator),
+        trailer_b64: toBase64(framing.trailer),
         combined_name: combined,
         inputs: outputs,
         own_outputs: ownOutputs,

@@ -33,7 +33,7 @@ export interface PartitionSetup {
 
 /**
  * Why this template cannot be partitioned, or null. Partitioning rests on "a newline always ends a record"
- * and on appending row bytes: true for CSV in and CSV out in every encoding bxp supports (all are UTF-8 or
+ * and on appending row bytes: true for CSV input (CSV or JSON output) in every encoding bxp supports (UTF-8 or
  * single-byte code pages, so a 0x0A byte is always a line feed). zip archives and xlsx workbooks are refused
  * by name in `--partition-plan` (unpack or extract them first).
  */
@@ -41,10 +41,6 @@ export function partitionRefusal(t: TemplateConfig): string | null {
   if (t.fileTypeIn !== "csv") {
     return `template '${t.id}' reads JSON input (file_type_in: "json"): a JSON array cannot be cut at ` +
       `newlines; run it with bxp-cli`;
-  }
-  if (t.fileTypeOut !== "csv") {
-    return `template '${t.id}' writes JSON output (file_type_out: "json"): partition mode writes CSV only; ` +
-      `run it with bxp-cli`;
   }
   return null;
 }

@@ -5,7 +5,7 @@ Driven by ray_job_test.ts. Usage:
 
 For every case of CASES.tsv, each template runs in declaration order: through the Ray job (inputs cut into
 pieces: one piece per about a third of the body, plus forced cuts after the first record and before the last
-line) when bxp-cli's partition plan accepts it, else (JSON input or output) through bxp-cli itself so later
+line) when bxp-cli's partition plan accepts it, else (JSON input) through bxp-cli itself so later
 stages still find their inputs. Every golden is compared with its output, and each Ray-run template's exit
 status and `summary:` counts with those of a plain bxp-cli run of the same template over a copy of the case.
 Prints one JSON line per case and a last line {"done": true, ...}.

@@ -393,3 +393,67 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "ray job: JSON output (pieces with and without rows, a file with none, combined) equals bxp-cli's",
+  ignore: skip !== null,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "bxp-ray-json-" });
+    try {
+      await Deno.writeTextFile(
+        join(dir, "conf.json"),
+        JSON.stringify({
+          conversion_templates: {
+            t: {
+              data_dir: ".",
+              file_pattern_in: ".csv",
+              file_pattern_out: ".json",
+              file_type_out: "json",
+              combined_output: true,
+              input_schema: { $v: "[v]", $n: "RECORD_NUM()" },
+              row_rules: [{ when: "[v] != 'skip'", rows: [{}] }],
+              output_schema: { v: "$v", n: "$n" },
+            },
+          },
+        }),
+      );
+      const lines = ["a", "skip", "skip", "skip", "skip", 'b"q', "skip", "skip", "skip", "skip", "c"];
+      await Deno.writeTextFile(join(dir, "a.csv"), "v\n" + lines.map((l) => `${l}\n`).join(""));
+      await Deno.writeTextFile(join(dir, "b.csv"), "v\nskip\nskip\n");
+      await Deno.writeTextFile(join(dir, "c.csv"), "v\nz\n");
+      const cli = await bxpCliCommand();
+      const plainDir = join(dir, "plain");
+      await Deno.mkdir(plainDir);
+      for (const n of ["conf.json", "a.csv", "b.csv", "c.csv"]) {
+        await Deno.copyFile(join(dir, n), join(plainDir, n));
+      }
+      const plain = await run(cli[0], [...cli.slice(1), "--config", "conf.json"], plainDir);
+      const out = join(dir, "out");
+      await Deno.mkdir(out);
+      const job = await run(python, [
+        RAY_JOB,
+        "--config",
+        join(dir, "conf.json"),
+        "--template",
+        "t",
+        "--output",
+        out,
+        "--num-cpus",
+        "2",
+        "--piece-bytes",
+        "10",
+        "--bxp-cli",
+        cli.map((a) => `'${a}'`).join(" "),
+        ...["a.csv", "b.csv", "c.csv"].map((n) => join(dir, n)),
+      ], dir);
+      assertEquals(job.code, plain.code, job.stderr.slice(-2000));
+      for (const name of ["a.json", "b.json", "c.json", "1-t-combined.json"]) {
+        const want = await Deno.readTextFile(join(plainDir, name));
+        assertEquals(await Deno.readTextFile(join(out, name)), want, name);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
