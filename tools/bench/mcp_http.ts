@@ -246,31 +246,45 @@ export function renderMcpHttpSection(result: McpHttpResult): string[] {
   ];
 }
 
-if (import.meta.main) {
+/**
+ * The whole HTTP part as `deno task bench` runs it: the real bxp-mcp from `root` with the task's flags,
+ * 32 clients × 500 calls and 10,000 sessions (`quick`: 8 × 100 and 1,000).
+ */
+export async function runMcpHttpBench(
+  options: { root: string; denoJson: string; quick: boolean; progress?: (message: string) => void },
+): Promise<McpHttpResult> {
   const { ENTRY_MODULES, entryPointFlags } = await import("../../src/distribution/entry_points.ts");
-  const root = new URL("../../", import.meta.url).pathname;
-  const denoJson = await Deno.readTextFile(`${root}deno.json`);
-  const quick = Deno.args.includes("--quick");
+  const root = options.root.endsWith("/") ? options.root : `${options.root}/`;
+  options.progress?.("bxp-mcp over Streamable HTTP: concurrent clients and 10,000 sessions");
   const headers = ["id", "name", "date", "amount"];
-  const demo = `${root}samples/demo/`;
-  const result = await benchMcpHttp({
+  return await benchMcpHttp({
     argv: [
       Deno.execPath(),
       "run",
-      ...entryPointFlags(denoJson, "bxp-mcp"),
+      ...entryPointFlags(options.denoJson, "bxp-mcp"),
       `${root}${ENTRY_MODULES["bxp-mcp"]}`,
     ],
     cwd: root,
-    clients: quick ? 8 : 32,
-    callsPerClient: quick ? 100 : 500,
+    clients: options.quick ? 8 : 32,
+    callsPerClient: options.quick ? 100 : 500,
     simulations: 8,
-    sessions: quick ? 1_000 : 10_000,
+    sessions: options.quick ? 1_000 : 10_000,
     evalArgs: {
       expr: "DATE_CONVERT([date], 'DD.MM.YYYY', 'YYYY-MM-DD')",
       headers,
       fields: ["17", "name17", "18.06.2024", "884.10"],
     },
-    simulateArgs: await demoSimulateArgs(demo),
+    simulateArgs: await demoSimulateArgs(`${root}samples/demo/`),
+  });
+}
+
+if (import.meta.main) {
+  const root = new URL("../../", import.meta.url).pathname;
+  const result = await runMcpHttpBench({
+    root,
+    denoJson: await Deno.readTextFile(`${root}deno.json`),
+    quick: Deno.args.includes("--quick"),
+    progress: (message) => console.error(message),
   });
   console.log(renderMcpHttpSection(result).join("\n"));
 }
