@@ -35,7 +35,9 @@ import {
   QUICK_POINT_IDS,
   repeatsFor,
   traceBaselineId,
+  variantBaselineId,
 } from "./bench/points.ts";
+import { startSlowSink } from "./bench/slow_sink.ts";
 import {
   type BenchRun,
   checkGoals,
@@ -93,8 +95,9 @@ function firstLine(text: string): string {
 /** The bxp-cli command, with exactly the `bxp-cli` task's permission flags. */
 function bxpCliSpec(denoJson: string, input: PreparedInput, p: BenchPoint, tracePath: string): RunSpec {
   const args = ["--config", input.configPath[p.mode], "--quiet"];
-  if (p.trace) args.push("--trace-file", tracePath);
+  if (p.trace || p.variant === "slow-sink") args.push("--trace-file", tracePath);
   return {
+    env: p.variant === "serial" ? { BXP_WORKERS: "0" } : undefined,
     argv: [
       Deno.execPath(),
       "run",
@@ -160,7 +163,7 @@ async function runPoint(
     } s`,
   );
   const repeats = repeatOverride ?? repeatsFor(input.bytes);
-  const tracePath = `${input.dir}/trace.bxtb`;
+  const tracePath = p.variant === "slow-sink" ? `${input.dir}/slow-sink.fifo` : `${input.dir}/trace.bxtb`;
   const reference = `${input.dir}/bxp.out.csv`;
   const result: PointResult = {
     point: p,
@@ -168,7 +171,7 @@ async function runPoint(
     bxp: { wallMs: [], peakRssKb: null, outputBytes: null, traceBytes: null },
     peers: [],
   };
-  const withPeers = p.trace ? [] : peers;
+  const withPeers = p.trace || p.variant !== undefined ? [] : peers;
   const peerRuns: PeerRuns[] = withPeers.map((peer) => ({
     name: peer.name,
     wallMs: [],
@@ -181,7 +184,9 @@ async function runPoint(
     // Runs are interleaved (bxp-cli, then each peer, then again) so drift on a shared machine hits all alike.
     for (let rep = 0; rep < repeats; rep++) {
       if (result.bxp.error === undefined) {
-        const m = await runMeasured(bxpCliSpec(denoJson, input, p, tracePath));
+        const sink = p.variant === "slow-sink" ? await startSlowSink(input.dir) : null;
+        const m = await runMeasured(bxpCliSpec(denoJson, input, p, tracePath)).finally(() => sink?.settle());
+        if (sink !== null) result.bxp.traceBytes = await sink.finished;
         result.bxp.error = failure(m, "bxp-cli");
         if (result.bxp.error === undefined) {
           result.bxp.wallMs.push(m.wallMs);
@@ -306,6 +311,9 @@ async function main(): Promise<void> {
   const wanted = new Set(only ?? (values.quick ? QUICK_POINT_IDS : FULL_POINTS.map((p) => p.id)));
   // A trace-on point is only meaningful beside its trace-off twin, so the twin comes along.
   for (const p of FULL_POINTS) if (wanted.has(p.id) && p.trace) wanted.add(traceBaselineId(p));
+  for (const p of FULL_POINTS) {
+    if (wanted.has(p.id) && p.variant !== undefined) wanted.add(variantBaselineId(p));
+  }
   const points = FULL_POINTS.filter((p) => wanted.has(p.id));
 
   const startedAt = new Date();

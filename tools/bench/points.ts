@@ -1,6 +1,7 @@
 /**
- * The benchmark's points: rows 100k / 500k / 2M at 16 columns, 100k rows at 4 / 64 / 256 / 1024
- * columns, trace on beside trace off, and pass-through only. Ids are short and shell-friendly for `--only`.
+ * The benchmark's points: rows 100k / 500k / 2M / 10M at 16 columns, 100k rows at 4 / 64 / 256 / 1024
+ * columns, trace on beside trace off, pass-through only, the 2M point serial (`BXP_WORKERS=0`) and writing into
+ * a slow sink. Ids are short and shell-friendly for `--only`.
  * @module
  */
 
@@ -15,7 +16,16 @@ export interface BenchPoint {
   mode: BenchMode;
   /** Run with `--trace-file`. Trace points have no peer (nothing comparable); they pair with trace off. */
   trace: boolean;
+  /**
+   * `serial`: `BXP_WORKERS=0` (the parallel mode's speedup is measured against it). `slow-sink`: the trace
+   * goes to a FIFO a child drains at {@link SLOW_SINK_BYTES_PER_SECOND}, so the engine writes into a sink
+   * slower than itself and must stall, not buffer. Variant points have no peer.
+   */
+  variant?: "serial" | "slow-sink";
 }
+
+/** How fast the slow sink's reader drains the FIFO: far below the engine's trace rate. */
+export const SLOW_SINK_BYTES_PER_SECOND = 5_000_000;
 
 function rowsLabel(rows: number): string {
   if (rows % 1_000_000 === 0) return `${rows / 1_000_000}m`;
@@ -24,9 +34,18 @@ function rowsLabel(rows: number): string {
 }
 
 /** Builds a point with its id. */
-export function point(rows: number, cols: number, mode: BenchMode = "3expr", trace = false): BenchPoint {
-  const id = `r${rowsLabel(rows)}-c${cols}${mode === "passthrough" ? "-pass" : ""}${trace ? "-trace" : ""}`;
-  return { id, rows, cols, mode, trace };
+export function point(
+  rows: number,
+  cols: number,
+  mode: BenchMode = "3expr",
+  trace = false,
+  variant?: "serial" | "slow-sink",
+): BenchPoint {
+  const suffix = variant === "serial" ? "-serial" : variant === "slow-sink" ? "-slow" : "";
+  const id = `r${rowsLabel(rows)}-c${cols}${mode === "passthrough" ? "-pass" : ""}${
+    trace ? "-trace" : ""
+  }${suffix}`;
+  return variant === undefined ? { id, rows, cols, mode, trace } : { id, rows, cols, mode, trace, variant };
 }
 
 /** Every point of the full table, in report order. */
@@ -34,6 +53,9 @@ export const FULL_POINTS: readonly BenchPoint[] = [
   point(100_000, 16),
   point(500_000, 16),
   point(2_000_000, 16),
+  point(2_000_000, 16, "3expr", false, "serial"),
+  point(10_000_000, 16),
+  point(2_000_000, 16, "3expr", false, "slow-sink"),
   point(100_000, 4),
   point(100_000, 64),
   point(100_000, 256),
@@ -51,6 +73,11 @@ export const QUICK_POINT_IDS: readonly string[] = [
   "r100k-c16-trace",
   "r100k-c16-pass",
 ];
+
+/** The default-mode point a variant point (serial, slow sink) is compared with. */
+export function variantBaselineId(p: BenchPoint): string {
+  return point(p.rows, p.cols, p.mode, p.trace).id;
+}
 
 /** The trace-off point a trace-on point is compared with. */
 export function traceBaselineId(p: BenchPoint): string {

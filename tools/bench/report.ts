@@ -7,7 +7,7 @@
 import type { ExprRate } from "./expr_rate.ts";
 import type { McpResult } from "./mcp.ts";
 import { median } from "./measure.ts";
-import { type BenchPoint, traceBaselineId } from "./points.ts";
+import { type BenchPoint, SLOW_SINK_BYTES_PER_SECOND, traceBaselineId } from "./points.ts";
 
 /** Repeated runs of one tool at one point. */
 export interface ToolRuns {
@@ -121,7 +121,13 @@ function pointsTable(run: BenchRun): string[] {
       `\`${r.point.id}\``,
       `${count(r.point.rows)} × ${r.point.cols}`,
       r.point.mode === "3expr" ? "3 expr + pass-through" : "pass-through only",
-      r.point.trace ? "on" : "off",
+      r.point.variant === "slow-sink"
+        ? `FIFO ${SLOW_SINK_BYTES_PER_SECOND / 1e6} MB/s`
+        : r.point.trace
+        ? "on"
+        : r.point.variant === "serial"
+        ? "off, serial"
+        : "off",
       (r.inputBytes / 1e6).toFixed(0),
       String(r.bxp.wallMs.length),
       ms === null ? `failed: ${r.bxp.error ?? "no run"}` : seconds(ms),
@@ -227,16 +233,39 @@ export function checkGoals(run: BenchRun): GoalCheck[] {
       detail: `${seconds(bigMs)} s${bigMs <= 6500 ? "" : `: ${(bigMs / 6500).toFixed(1)}x over`}`,
     },
   );
-  for (const id of ["r2m-c16", "r100k-c1024"]) {
+  // Memory must not grow with the input: under 150 MB, and the larger inputs within 10% of the 2M point.
+  const baseRss = find("r2m-c16")?.bxp.peakRssKb ?? null;
+  for (const id of ["r2m-c16", "r10m-c16", "r100k-c1024", "r2m-c16-slow"]) {
     const r = find(id);
-    const goal = `peak RSS under 150 MB at \`${id}\``;
+    const flat = id === "r10m-c16" || id === "r100k-c1024";
+    const goal = `peak RSS under 150 MB${flat ? " and within 10% of `r2m-c16`'s" : ""} at \`${id}\`` +
+      (id === "r2m-c16-slow" ? " (trace into a FIFO drained slowly)" : "");
     if (r === undefined || r.bxp.peakRssKb === null || r.bxp.error !== undefined) {
       goals.push({ goal, holds: null, detail: "not measured in this run" });
       continue;
     }
     const peakMb = r.bxp.peakRssKb / 1024;
-    goals.push({ goal, holds: peakMb < 150, detail: `${peakMb.toFixed(0)} MB` });
+    const growth = flat && baseRss !== null ? r.bxp.peakRssKb / baseRss : null;
+    goals.push({
+      goal,
+      holds: peakMb < 150 && (growth === null || growth <= 1.1),
+      detail: `${peakMb.toFixed(0)} MB` + (growth === null ? "" : ` (${ratio(growth)} of \`r2m-c16\`)`),
+    });
   }
+  const serial = find("r2m-c16-serial");
+  const serialMs = serial === undefined ? null : medianOf(serial.bxp);
+  const speedGoal = `parallel mode (${run.machine.cpus} evaluators) faster than \`BXP_WORKERS=0\` at 2M × 16`;
+  goals.push(
+    bigMs === null || serialMs === null
+      ? { goal: speedGoal, holds: null, detail: "not measured in this run" }
+      : {
+        goal: speedGoal,
+        holds: bigMs < serialMs,
+        detail: `speedup ${ratio(serialMs / bigMs)} (serial ${seconds(serialMs)} s, parallel ${
+          seconds(bigMs)
+        } s; peak RSS ${mb(serial!.bxp.peakRssKb)} MB serial)`,
+      },
+  );
   const pairs = traceOverheads(run);
   const traceGoal = "trace on costs less than 30% over trace off";
   if (pairs.length === 0) {

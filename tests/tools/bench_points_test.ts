@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { FULL_POINTS, point, variantBaselineId } from "../../tools/bench/points.ts";
+import { type BenchRun, checkGoals, type PointResult } from "../../tools/bench/report.ts";
+import { drainSlowly } from "../../tools/bench/slow_drain.ts";
+
+Deno.test("variant points have their own ids and pair with the default-mode point", () => {
+  const serial = point(2_000_000, 16, "3expr", false, "serial");
+  const slow = point(2_000_000, 16, "3expr", false, "slow-sink");
+  assert.equal(serial.id, "r2m-c16-serial");
+  assert.equal(slow.id, "r2m-c16-slow");
+  assert.equal(variantBaselineId(serial), "r2m-c16");
+  assert.equal(variantBaselineId(slow), "r2m-c16");
+  const ids = FULL_POINTS.map((p) => p.id);
+  for (const id of ["r2m-c16-serial", "r2m-c16-slow", "r10m-c16", "r100k-c1024"]) {
+    assert.ok(ids.includes(id), id);
+  }
+  assert.equal(new Set(ids).size, ids.length);
+});
+
+function result(id: string, ms: number, rssMb: number): PointResult {
+  const p = FULL_POINTS.find((x) => x.id === id)!;
+  return {
+    point: p,
+    inputBytes: 1,
+    bxp: { wallMs: [ms], peakRssKb: rssMb * 1024, outputBytes: null, traceBytes: null },
+    peers: [],
+  };
+}
+
+Deno.test("the goals report the parallel speedup and memory that must not grow with the input", () => {
+  const run: BenchRun = {
+    startedAt: new Date(0),
+    totalSeconds: 1,
+    machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
+    quick: false,
+    points: [
+      result("r2m-c16", 4000, 140),
+      result("r2m-c16-serial", 6000, 120),
+      result("r10m-c16", 20000, 160),
+      result("r100k-c1024", 20000, 145),
+      result("r2m-c16-slow", 15000, 139),
+    ],
+    peerVersions: [],
+    missingPeers: [],
+    exprRates: null,
+    mcp: null,
+    peakRssSource: "test",
+  };
+  const goals = checkGoals(run);
+  const holds = (needle: string) => goals.find((g) => g.goal.includes(needle))?.holds;
+  assert.equal(holds("faster than `BXP_WORKERS=0`"), true);
+  assert.match(goals.find((g) => g.goal.includes("BXP_WORKERS=0"))!.detail, /speedup 1\.50x/);
+  assert.equal(holds("`r2m-c16`"), true);
+  assert.equal(holds("`r10m-c16`"), false); // 160 MB: over the goal and 14% over the 2M point
+  assert.equal(holds("`r100k-c1024`"), true); // 145 MB: 4% over
+  assert.equal(holds("`r2m-c16-slow`"), true);
+});
+
+Deno.test("the slow sink's reader consumes everything written into the FIFO", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-fifo-" });
+  try {
+    const path = join(dir, "f.fifo");
+    const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+    assert.equal(made.code, 0);
+    const reading = drainSlowly(path, 50_000_000);
+    const w = await Deno.open(path, { write: true });
+    const chunk = new Uint8Array(100_000);
+    for (let i = 0; i < 5; i++) {
+      for (let at = 0; at < chunk.length;) at += await w.write(chunk.subarray(at));
+    }
+    w.close();
+    assert.equal(await reading, 500_000);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
