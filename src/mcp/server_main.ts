@@ -1,6 +1,7 @@
 /**
  * bxp-mcp's program logic behind `main.ts`: read the command line, then print the version or the help,
- * or serve MCP on stdio. Serving opens the fixed project root (`--root`; without it the root comes from
+ * or serve MCP on stdio (or, with `--http`, over Streamable HTTP: one bxp server per HTTP session, the
+ * worker allowed to listen on that one address). Serving opens the fixed project root (`--root`; without it the root comes from
  * the client's MCP roots, never from the working directory), then runs the whole session in a
  * permission-narrowed Worker (see `security/sandbox.ts`); this thread drops its own write and run access,
  * waits, and turns SIGTERM / SIGINT / SIGHUP into an orderly end of the session (running calls cancelled,

@@ -367,9 +367,11 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
       session = found;
     }
 
-    // Notifications and the client's answers to our requests: accepted, answered without a body.
-    const isRequest = message !== null && typeof message.method === "string" && "id" in message;
-    if (message !== null && !isRequest) {
+    // Notifications and the client's answers to our requests: accepted, answered without a body. Anything
+    // else with an id (even malformed) is a request the core answers.
+    const answersUs = message !== null && !("method" in message) &&
+      ("result" in message || "error" in message);
+    if (message !== null && (!("id" in message) || answersUs)) {
       track(session.work, session.server.handleLine(text, () => {}));
       return new Response(null, { status: 202, headers: baseHeaders(request) });
     }

@@ -197,6 +197,16 @@ Deno.test({
       const parse = await post(server.url, { "mcp-session-id": session }, "{not json");
       assert.equal(parse.status, 400);
       assert.equal(JSON.parse(parse.text).error.code, -32700);
+      const noMethod = await post(server.url, { "mcp-session-id": session }, '{"jsonrpc":"2.0","id":5}');
+      assert.equal(noMethod.status, 200, "a malformed request with an id is answered, not swallowed");
+      assert.equal(JSON.parse(noMethod.text).error.code, -32600);
+      assert.equal(JSON.parse(noMethod.text).id, 5);
+      const note = await post(
+        server.url,
+        { "mcp-session-id": session },
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      );
+      assert.deepEqual([note.status, note.text], [202, ""]);
       const reinit = await post(server.url, { "mcp-session-id": session }, initializeBody());
       assert.equal(reinit.status, 400);
       const get = await fetch(server.url, {
