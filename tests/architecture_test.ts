@@ -1,0 +1,87 @@
+/**
+ * The layering rules of docs/architecture.md, checked on the source: the core never touches `Deno.*` nor
+ * imports an adapter; the MCP protocol layer knows no bxp; tools never touch a transport; bxp-cli never
+ * imports bxp-mcp.
+ */
+
+import assert from "node:assert/strict";
+import { join, relative, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname!, "..");
+const CORE = [
+  "src/lang",
+  "src/config",
+  "src/formats",
+  "src/trace",
+  "src/engine",
+  "src/inspect",
+  "src/explain",
+  "src/draft",
+  "src/templates",
+];
+
+/** Every .ts file under `dir` (relative to the repository root). */
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (abs: string) => {
+    for (const entry of Deno.readDirSync(abs)) {
+      const path = join(abs, entry.name);
+      if (entry.isDirectory) walk(path);
+      else if (entry.isFile && entry.name.endsWith(".ts")) out.push(relative(ROOT, path));
+    }
+  };
+  walk(join(ROOT, dir));
+  return out.sort();
+}
+
+/** The source without comments and string contents, so only code is searched. */
+function codeOf(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/(^|[^:\\])\/\/.*$/gm, "$1");
+}
+
+/** The module specifiers a file imports or re-exports, resolved against the repository root. */
+function importsOf(file: string): string[] {
+  const text = Deno.readTextFileSync(join(ROOT, file));
+  const specs = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+"([^"]+)"/g)].map((m) => m[1]);
+  specs.push(...[...text.matchAll(/import\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]));
+  return specs.map((s) => s.startsWith(".") ? relative(ROOT, resolve(ROOT, file, "..", s)) : s);
+}
+
+function violations(files: string[], bad: (spec: string) => boolean): string[] {
+  return files.flatMap((f) => importsOf(f).filter(bad).map((s) => `${f} imports ${s}`));
+}
+
+Deno.test("the core never touches Deno.* (it runs in a browser page unchanged)", () => {
+  const found = CORE.flatMap(sources).filter((f) =>
+    /\bDeno\./.test(codeOf(Deno.readTextFileSync(join(ROOT, f))))
+  );
+  assert.deepEqual(found, []);
+});
+
+Deno.test("the core never imports an adapter", () => {
+  const files = CORE.flatMap(sources);
+  assert.deepEqual(violations(files, (s) => /^src\/(cli|mcp)\//.test(s) || s === "main.ts"), []);
+});
+
+Deno.test("the MCP protocol layer knows no bxp", () => {
+  const files = sources("src/mcp/protocol");
+  assert.deepEqual(
+    violations(
+      files,
+      (s) => s.startsWith("src/") && !s.startsWith("src/mcp/protocol/") && !s.startsWith("src/util/"),
+    ),
+    [],
+  );
+});
+
+Deno.test("tools never touch a transport", () => {
+  const files = sources("src/mcp/tools");
+  assert.deepEqual(violations(files, (s) => /^src\/mcp\/protocol\/(stdio|http)/.test(s)), []);
+});
+
+Deno.test("bxp-cli never imports bxp-mcp", () => {
+  const files = sources("src/cli");
+  assert.deepEqual(violations(files, (s) => s.startsWith("src/mcp/") || s === "main.ts"), []);
+});
