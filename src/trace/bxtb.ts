@@ -163,6 +163,8 @@ export interface BxtbWriterOptions {
 
 const encoder = new TextEncoder();
 const TWO_32 = 2 ** 32;
+/** Pieces at least this large are handed to the sink by {@link BxtbWriter.appendRaw} without a copy. */
+const DIRECT_APPEND_BYTES = 16 * 1024;
 
 /**
  * Encodes frames into a growable buffer and hands full chunks to the sink. Call {@link BxtbWriter.flush}
@@ -267,8 +269,17 @@ export class BxtbWriter {
     this.#i32(exitCode);
   }
 
-  /** Append already-encoded frames verbatim (e.g. a worker's buffer). */
+  /**
+   * Append already-encoded frames verbatim (e.g. a worker's buffer). Without `reuseBuffer`, a piece of
+   * {@link DIRECT_APPEND_BYTES} or more goes to the sink as is, after what is buffered (no copy, no fresh
+   * chunk buffer per piece): it becomes the sink's, so the caller must not change it afterwards.
+   */
   appendRaw(bytes: Uint8Array): void {
+    if (!this.#reuse && bytes.length >= DIRECT_APPEND_BYTES) {
+      this.flush();
+      this.#sink(bytes);
+      return;
+    }
     this.#ensure(bytes.length);
     this.#buf.set(bytes, this.#pos);
     this.#pos += bytes.length;

@@ -20,7 +20,7 @@ import { planTemplate, type TemplatePlan } from "../plan.ts";
 import { PrePassCollector } from "../prepass.ts";
 import { RowEvaluator } from "../row_eval.ts";
 import { NULL_TRACE, type RowWriter, type TraceSink } from "../sinks.ts";
-import { concatBytes } from "../../util/bytes.ts";
+import { concatBytes, GrowableBytes } from "../../util/bytes.ts";
 import type { BlockJob, BlockResult, FileContext } from "./protocol.ts";
 import type { EvalContext } from "../../lang/mod.ts";
 
@@ -68,13 +68,17 @@ class FragmentWriter implements RowWriter {
   }
 }
 
-/** A trace sink collecting frames into memory. */
+/**
+ * A trace sink collecting a block's frames. The encoder and its scratch bytes live as long as the session, so
+ * a block costs one allocation of exactly its frames instead of fresh chunk buffers.
+ */
 class BufferTrace implements TraceSink {
   readonly enabled = true;
-  readonly #chunks: Uint8Array[] = [];
-  readonly #writer = new BxtbWriter((c) => this.#chunks.push(c), {
+  readonly #scratch = new GrowableBytes(64 * 1024);
+  readonly #writer = new BxtbWriter((c) => this.#scratch.append(c), {
     writeMagic: false,
-    chunkSize: 256 * 1024,
+    chunkSize: 64 * 1024,
+    reuseBuffer: true,
   });
   fileStart(): void {}
   fileEnd(): void {}
@@ -95,9 +99,12 @@ class BufferTrace implements TraceSink {
   flush(): Promise<void> {
     return Promise.resolve();
   }
+  /** The frames since the last call (a fresh array, the caller's to keep). */
   bytes(): Uint8Array {
     this.#writer.flush();
-    return this.#chunks.length === 0 ? new Uint8Array(0) : concatBytes(this.#chunks);
+    const out = this.#scratch.data.slice(0, this.#scratch.length);
+    this.#scratch.length = 0;
+    return out;
   }
 }
 
@@ -120,6 +127,7 @@ export class BlockSession {
   readonly #context: FileContext;
   readonly #plan: TemplatePlan;
   readonly #ctx: EvalContext;
+  #trace: BufferTrace | null = null;
 
   constructor(context: FileContext) {
     this.#context = context;
@@ -136,7 +144,7 @@ export class BlockSession {
     const t = c.template;
     let debugText = "";
     const debug = c.debug ? (text: string) => void (debugText += text) : null;
-    const trace = c.trace ? new BufferTrace() : null;
+    const trace = c.trace ? (this.#trace ??= new BufferTrace()) : null;
     // Records are evaluated as the parser delivers them, so each row's strings die young (cheap GC).
     let onRecord: (fields: string[], offset: number) => void;
     const parser = new CsvParser(
