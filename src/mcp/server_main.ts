@@ -137,6 +137,16 @@ async function readToken(file: string): Promise<string | { error: string }> {
   } catch (error) {
     return { error: `cannot read --token-file ${file}: ${error instanceof Error ? error.message : error}` };
   }
+  try {
+    const mode = (await Deno.stat(file)).mode;
+    if (mode !== null && (mode & 0o077) !== 0) {
+      logToStderr(
+        `warning: --token-file ${file} is readable by other users (mode ${(mode & 0o777).toString(8)})`,
+      );
+    }
+  } catch {
+    // read just now; a stat failure changes nothing
+  }
   const token = text.trim();
   if (!/^[\x21-\x7e]+$/.test(token)) {
     return { error: `--token-file ${file} must hold one token of visible ASCII characters (no spaces)` };

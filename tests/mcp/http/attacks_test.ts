@@ -115,6 +115,7 @@ Deno.test({
     await Deno.writeTextFile(`${dir}/token`, `${token}\n`);
     const short = `${dir}/short`;
     await Deno.writeTextFile(short, "abc");
+    await Deno.chmod(short, 0o644);
     const tooShort = await new Deno.Command(Deno.execPath(), {
       args: entryArgs("bxp-mcp", ["--http", "127.0.0.2:0", "--token-file", short]),
       stdin: "null",
@@ -123,10 +124,13 @@ Deno.test({
     }).output();
     assert.equal(tooShort.code, 2);
     assert.match(new TextDecoder().decode(tooShort.stderr), /shorter than 16 characters/);
+    assert.match(new TextDecoder().decode(tooShort.stderr), /readable by other users \(mode 644\)/);
 
+    await Deno.chmod(`${dir}/token`, 0o600);
     const server = await HttpServerProcess.start(["--token-file", `${dir}/token`], "127.0.0.2");
     try {
       assert.match(server.url, /^http:\/\/127\.0\.0\.2:\d+\/mcp$/);
+      assert.doesNotMatch(server.stderr, /readable by other users/, "a 0600 token file raises no warning");
       const missing = await post(server.url, {}, initializeBody());
       assert.equal(missing.status, 401);
       assert.match(missing.headers.get("www-authenticate") ?? "", /^Bearer /);
