@@ -75,12 +75,12 @@ function pidRunning(pid: number): boolean | null {
 }
 
 /** Size of the buffers written bytes are copied into (one `write` system call each). */
-const WRITE_BUFFER = 1024 * 1024;
+const WRITE_BUFFER = 512 * 1024;
 /**
  * Bytes handed to the disk but not yet written after which `write` waits (backpressure): a slow disk stalls
  * the engine, and with it the reader, instead of filling memory.
  */
-const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+const MAX_QUEUED_BYTES = 2 * 1024 * 1024;
 
 class DenoStagedOutput implements StagedOutput {
   readonly #file: Deno.FsFile;
