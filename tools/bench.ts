@@ -4,7 +4,8 @@
  * rate in process, and bxp-mcp's cold start and stdio round trips; prints a Markdown report and writes it to
  * `.bench/latest.md` (raw figures in `.bench/latest.json`). Generated inputs are cached in `.bench/data/`.
  *
- * Besides the point ids (`--list`), `--only` accepts `expr`, `mcp`, `browser` (the playground in headless
+ * Besides the point ids (`--list`), `--only` accepts `expr`, `mcp`, `mcp-http` (bxp-mcp over Streamable HTTP
+ * under concurrent clients, see `bench/mcp_http.ts`), `browser` (the playground in headless
  * Chromium, see `bench/browser.ts`) and `ray` (the Ray job on a local cluster, see `bench/ray.ts`) for those
  * sections alone; the last two are not part of `--quick`.
  * Progress goes to stderr; the report goes to stdout.
@@ -27,6 +28,7 @@ import {
 import { benchMcp, type McpResult } from "./bench/mcp.ts";
 import { benchBrowser, renderBrowserSection } from "./bench/browser.ts";
 import { benchRay, renderRaySection } from "./bench/ray.ts";
+import { renderMcpHttpSection, runMcpHttpBench } from "./bench/mcp_http.ts";
 import { hasGnuTime, type Measured, runMeasured, type RunSpec } from "./bench/measure.ts";
 import { findPeers, type Peer } from "./bench/peers.ts";
 import {
@@ -55,7 +57,7 @@ const RUN_TIMEOUT_MS = 600_000;
  * 1024 columns, which alone would break the ten-minute budget of the whole table.
  */
 const PEER_RUN_BUDGET_MS = 120_000;
-const SPECIAL_SECTIONS = ["expr", "mcp", "browser", "ray"];
+const SPECIAL_SECTIONS = ["expr", "mcp", "mcp-http", "browser", "ray"];
 
 function progress(message: string): void {
   console.error(`[bench] ${message}`);
@@ -336,6 +338,9 @@ async function main(): Promise<void> {
   const browser = selected("browser") && (only !== undefined || !values.quick)
     ? await benchBrowser({ root: ROOT, benchDir: BENCH_DIR, denoJson, progress })
     : null;
+  const mcpHttp = selected("mcp-http")
+    ? await runMcpHttpBench({ root: ROOT, denoJson, quick: values.quick && only === undefined, progress })
+    : null;
   const ray = selected("ray") && (only !== undefined || !values.quick)
     ? await benchRay({ benchDir: BENCH_DIR, progress })
     : null;
@@ -355,11 +360,12 @@ async function main(): Promise<void> {
       : "polling /proc/<pid>/status VmHWM",
   };
   const report = renderReport(run) + (browser === null ? "" : renderBrowserSection(browser)) +
+    (mcpHttp === null ? "" : `\n${renderMcpHttpSection(mcpHttp).join("\n")}`) +
     (ray === null ? "" : renderRaySection(ray));
   await Deno.writeTextFile(`${BENCH_DIR}/latest.md`, report);
   await Deno.writeTextFile(
     `${BENCH_DIR}/latest.json`,
-    JSON.stringify({ ...run, browser, ray, goals: checkGoals(run) }, null, 2),
+    JSON.stringify({ ...run, mcpHttp, browser, ray, goals: checkGoals(run) }, null, 2),
   );
   console.log(report);
   progress(`done in ${run.totalSeconds.toFixed(0)} s; report in .bench/latest.md`);
