@@ -157,12 +157,30 @@ Deno.test({
 });
 
 Deno.test({
-  name: "an idle session expires (--idle-timeout) and its id is then unknown (404)",
+  name: "an idle session expires (--idle-timeout): its files are removed and its id is then unknown (404)",
   ...opts,
   async fn() {
-    const server = await HttpServerProcess.start(["--idle-timeout", "1"]);
+    const server = await HttpServerProcess.start(["--idle-timeout", "3"]);
     try {
       const session = await openSession(server.url);
+      // A finished simulation keeps its run (outputs, trace) for the session: expiry must delete it.
+      const simulated = await fetch(server.url, {
+        method: "POST",
+        headers: { ...POST_HEADERS, "mcp-session-id": session },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: {
+            name: "bxp_simulate",
+            arguments: { config: UPPER_CONFIG, template: "up", csv: "name\nada\n" },
+          },
+        }),
+      });
+      const answer = JSON.parse(await simulated.text());
+      assert.equal(answer.result?.isError, false, JSON.stringify(answer).slice(0, 300));
+      const scratch = `${server.tmpDir}/bxp-mcp-sim`;
+      assert.ok((await listTree(scratch)).length > 0, "the kept run is on disk");
       await server.waitUntil(
         () => /session \S+ ended \(idle\)/.test(server.stderr),
         "the idle expiry",
@@ -175,6 +193,7 @@ Deno.test({
       });
       await late.body?.cancel();
       assert.equal(late.status, 404);
+      assert.deepEqual(await listTree(scratch), [], "the expired session's files are removed");
     } finally {
       await server.dispose();
     }
