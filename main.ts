@@ -1,5 +1,6 @@
 /**
- * bxp-mcp: the MCP server (JSON-RPC 2.0 over stdio) exposing bxp's tools to an agent. Run with
+ * bxp-mcp: the MCP server (JSON-RPC 2.0 over stdio, or Streamable HTTP with `--http`) exposing bxp's tools
+ * to an agent. Run with
  * `deno task bxp-mcp`, or register the compiled binary with an MCP client by absolute path.
  *
  * @module
