@@ -1,7 +1,7 @@
 /**
  * bxp-mcp: the MCP server (JSON-RPC 2.0 over stdio, or Streamable HTTP with `--http`) exposing bxp's tools
- * to an agent. Run with
- * `deno task bxp-mcp`, or register the compiled binary with an MCP client by absolute path.
+ * to an agent. Run with `deno task bxp-mcp`, or register the compiled binary with an MCP client by absolute
+ * path.
  *
  * @module
  */
