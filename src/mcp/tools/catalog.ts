@@ -15,7 +15,7 @@
 import { fetchTemplate, listTemplates } from "../../inspect/mod.ts";
 import type { McpServer, ToolCall, ToolResult } from "../protocol/mod.ts";
 import { singleJsonObject } from "../protocol/tool_result.ts";
-import { batchRequest, type ToolArgs } from "./args.ts";
+import { batchRequest, stringArg, type ToolArgs } from "./args.ts";
 import { checkArguments } from "./arg_check.ts";
 import { answerBytes, budgetOf, overBudget, withMaxBytes } from "./budget.ts";
 import { docsAnswer } from "./docs_filter.ts";
@@ -35,6 +35,7 @@ import {
   VALIDATE_SCHEMA,
 } from "./schemas.ts";
 import { SIMULATE_TOOL } from "./simulate_tool.ts";
+import { builtinLibrary, fetchLibraryAnswer, findTemplate, listLibraryJson } from "../../templates/mod.ts";
 import { WRITE_TOOL } from "./write_tool.ts";
 import { DISCOVERY_TOOLS } from "./discovery_tools.ts";
 import { AUTHORING_TOOLS } from "./authoring_tools.ts";
@@ -110,6 +111,11 @@ function templateIds(config: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** Whether a call gives neither `config` nor `path`: the library tools then answer from the template library. */
+function noConfigGiven(args: ToolArgs): boolean {
+  return stringArg(args, "config") === null && stringArg(args, "path") === null;
 }
 
 /**
@@ -280,7 +286,8 @@ export const BXP_TOOLS: readonly BxpTool[] = [
   {
     name: "bxp_list_templates",
     title: "List templates",
-    description: "List the conversion templates of a bxp-cli config (JSON5). Answers " +
+    description: "List the conversion templates of a bxp-cli config (JSON5), or with neither config nor " +
+      "path the built-in template library (bxp's broker conversions, e.g. revolutx_to_wealthfolio). Answers " +
       "{templates:[{id,data_dir,file_pattern_in,file_pattern_out,file_type_in,file_type_out,description}, " +
       "...]}. Nothing is validated, so a broken template is still listed, with an error field.",
     inputSchema: objectSchema({ config: CONFIG_ARG, path: PATH_ARG }),
@@ -288,6 +295,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     allowStructured: true,
     annotations: READ_ONLY,
     async run(args, call, context) {
+      if (noConfigGiven(args)) return text(listLibraryJson(builtinLibrary()));
       const config = await configText(args, call, context);
       if (isResult(config)) return config;
       return text(listTemplates(config.text));
@@ -296,8 +304,10 @@ export const BXP_TOOLS: readonly BxpTool[] = [
   {
     name: "bxp_fetch_template",
     title: "Fetch a template",
-    description: "Fetch one conversion template of a bxp-cli config (JSON5) by its id, as JSON. Answers " +
-      'the template object, or {"$err_1":"...","available":[ids]} when the id is not in the config.',
+    description: "Fetch one conversion template of a bxp-cli config (JSON5) by its id, as JSON. With " +
+      "neither config nor path, fetch from the built-in library: the answer is then the library template's " +
+      "whole config (commented JSON5, as bxp-cli --fetch-template prints it), ready to validate, simulate " +
+      'or save. Answers {"$err_1":"...","available":[ids]} when the id is not there.',
     inputSchema: objectSchema({
       config: CONFIG_ARG,
       path: PATH_ARG,
@@ -308,6 +318,12 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     annotations: READ_ONLY,
     aliases: { id: "template" },
     async run(args, call, context) {
+      if (noConfigGiven(args)) {
+        const id = required(args, call, "template");
+        if (typeof id !== "string") return id;
+        const library = builtinLibrary();
+        return text(findTemplate(library, id)?.text ?? fetchLibraryAnswer(library, id));
+      }
       const config = await configText(args, call, context);
       if (isResult(config)) return config;
       const id = required(args, call, "template");

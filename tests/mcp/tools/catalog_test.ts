@@ -306,9 +306,8 @@ Deno.test("missing or malformed arguments are tool failures that name the argume
       { headers: [], fields: [], exprs: [], maps: { m: { a: 1 } } },
       "error: expected a string for 'maps.m.a', got number",
     ],
-    ["bxp_list_templates", { config: null }, missingConfig],
     ["bxp_fetch_template", { config: "{}" }, "error: missing 'template'"],
-    ["bxp_fetch_template", { template: "a" }, missingConfig],
+    ["bxp_fetch_template", { path: 7, template: "a" }, "error: expected a string for 'path', got number"],
     [
       "bxp_fetch_template",
       { config: "{}", template: "a", id: "b" },
