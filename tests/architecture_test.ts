@@ -60,6 +60,15 @@ Deno.test("the core never touches Deno.* (it runs in a browser page unchanged)",
   assert.deepEqual(found, []);
 });
 
+Deno.test("the core imports no runtime module (node:, npm: or a URL), so the page bundles it as it is", () => {
+  const files = CORE.flatMap(sources);
+  const allowed = new Set(["re2js", "fflate"]); // pure npm packages the core is built on, pinned in deno.json
+  assert.deepEqual(
+    violations(files, (s) => !s.startsWith("src/") && !allowed.has(s)),
+    [],
+  );
+});
+
 Deno.test("the core never imports an adapter", () => {
   const files = CORE.flatMap(sources);
   assert.deepEqual(violations(files, (s) => /^src\/(cli|mcp)\//.test(s) || s === "main.ts"), []);

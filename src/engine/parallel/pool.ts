@@ -13,7 +13,6 @@
  */
 
 import type { BlockJob, BlockResult, FileContext, WorkerRequest, WorkerResponse } from "./protocol.ts";
-import { setImmediate } from "node:timers";
 import { BlockSession } from "./block_eval.ts";
 
 /**
@@ -28,6 +27,16 @@ export class BlockError extends Error {
     this.fatal = fatal;
   }
 }
+
+/**
+ * The next macrotask: `setImmediate` where the runtime has it (Deno), else a zero timer (a browser page), so
+ * the core stays importable anywhere. A chain of timers is clamped to 4 ms each after five, which left the
+ * calling thread idle between blocks of a few ms each; an immediate still runs after pending I/O.
+ */
+const nextTask: (run: () => void) => void = (() => {
+  const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
+  return immediate === undefined ? (run) => void setTimeout(run, 0) : (run) => void immediate(run);
+})();
 
 interface Pending {
   resolve: (r: BlockResult) => void;
@@ -60,9 +69,7 @@ class LocalSlot {
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    // setImmediate, not setTimeout: a chain of timers is clamped to 4 ms each after five, which left this
-    // thread idle for 4 ms between blocks of a few ms each. An immediate still runs after pending I/O.
-    setImmediate(this.#runOne);
+    nextTask(this.#runOne);
   }
 
   readonly #runOne = (): void => {
