@@ -60,14 +60,20 @@ async function download(page: Page, dir: string, outputPath: string, name: strin
   await page.click("#tabs button[data-tab=output]");
   await page.click(`#outputs button[data-download="${outputPath}"]`);
   const target = join(dir, name);
-  // Chromium writes `<name>.crdownload` and renames it when the download is complete.
+  // Chromium may create the file before its bytes are in (or write `<name>.crdownload` and rename it), so
+  // the download is taken once the file exists, no partial file is left and its size held still.
+  let lastSize = -1;
   for (let i = 0; i < 600; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    let size: number;
     try {
-      const bytes = await Deno.readFile(target);
-      return bytes;
+      size = (await Deno.stat(target)).size;
     } catch {
-      await new Promise((r) => setTimeout(r, 100));
+      continue;
     }
+    const partial = [...Deno.readDirSync(dir)].some((e) => e.name.endsWith(".crdownload"));
+    if (!partial && size === lastSize) return await Deno.readFile(target);
+    lastSize = size;
   }
   throw new Error(`download of ${outputPath} never arrived in ${dir}`);
 }
