@@ -271,8 +271,10 @@ export class CsvParser {
   finish(): void {
     if (this.#finished) return;
     this.#finished = true;
-    let tail = this.#takeCarry();
-    if (!this.#bomChecked) tail = this.#skipBom(tail);
+    // Input shorter than a BOM is still held whole: pass it through the line splitter first, so its
+    // complete lines are delivered without their newline, as longer input's are.
+    if (!this.#bomChecked) this.#pushData(this.#skipBom(this.#takeCarry()));
+    const tail = this.#takeCarry();
     if (tail.length === 0) return;
     const text = this.#decode(tail);
     let end = text.length;

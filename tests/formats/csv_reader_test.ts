@@ -282,3 +282,10 @@ Deno.test("lastRecordUnbalanced tells which record carried the stray quote", () 
   assert.deepEqual(flags, [true, false, false, true]);
   assert.equal(parser.unbalancedQuotes, 2);
 });
+
+Deno.test("input shorter than a BOM ends its line at the newline (no newline left in the field)", () => {
+  assert.deepEqual(parseChunks([utf8.encode("v\n")], DOUBLE).records.map((r) => r.fields), [["v"]]);
+  assert.deepEqual(parseChunks([utf8.encode("v\r\n")], DOUBLE).records.map((r) => r.fields), [["v"]]);
+  assert.deepEqual(parseChunks([utf8.encode("a\nb")], DOUBLE).records.map((r) => r.fields), [["a"], ["b"]]);
+  assert.deepEqual(parseChunks([utf8.encode("x")], DOUBLE).records.map((r) => r.fields), [["x"]]);
+});
