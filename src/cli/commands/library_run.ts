@@ -11,7 +11,7 @@ import { findTemplate } from "../../templates/mod.ts";
 import { flagValue, hasFlag } from "./argv.ts";
 import type { CliCommand } from "./mod.ts";
 import { loadLibrary } from "./library_fs.ts";
-import { runConfigText } from "./run_text.ts";
+import { runConversionCommand } from "../conversion_run.ts";
 
 /** The library-template run. */
 export const LIBRARY_RUN: CliCommand = {
@@ -40,6 +40,8 @@ export const LIBRARY_RUN: CliCommand = {
     if (!req.options.quiet && !req.options.debugJson) {
       console.error(`using library template '${id}' (${t.origin}); no ${DEFAULT_CONFIG} here`);
     }
-    return await runConfigText(t.text, `library:${id}`, req.options, id);
+    // The same run as with a config file (workers, progress, signal cleanup, findings), over the library
+    // template's text, its data_dir relative to the working directory.
+    return await runConversionCommand(req.options, { text: t.text, label: `library:${id}`, dir: Deno.cwd() });
   },
 };

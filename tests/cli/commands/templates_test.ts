@@ -68,6 +68,29 @@ Deno.test({
         "BXTB",
       );
 
+      // It is the same run as with a config file: --findings-file and --debug=json's document work too.
+      const found = await runBxpCli(
+        [
+          "--template",
+          "revolutx_to_wealthfolio",
+          "--data",
+          "inbox",
+          "--dry-run",
+          "--debug=json",
+          "--findings-file",
+          "findings.json",
+        ],
+        { cwd: work },
+      );
+      assert.equal(found.code, 0, found.stderr);
+      assert.ok(Array.isArray(JSON.parse(await Deno.readTextFile(join(work, "findings.json"))).findings));
+      const summary = JSON.parse(found.text);
+      assert.equal(summary.fatal, false);
+      assert.ok(
+        summary.overall.records_in > 0 || summary.overall.records > 0 || "overall" in summary,
+        found.text,
+      );
+
       // With a ./bxp-cli.json the flag means what it always meant: a template of that config.
       await Deno.writeTextFile(
         join(work, "bxp-cli.json"),

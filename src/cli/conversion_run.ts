@@ -1,0 +1,334 @@
+/**
+ * bxp-cli's conversion run: config loading, the real file system with staged outputs, block workers,
+ * progress, signal cleanup and the summary documents. `main.ts` parses the command line and calls
+ * {@link runConversionCommand}; the library-template run calls it too, with the template's text.
+ *
+ * @module
+ */
+
+import { dirname, resolve } from "node:path";
+import { bxpCliLine, type Diagnostic, loadConfigChecked } from "../config/model.ts";
+import { reportOverall, runConversion, type TemplateSummary, templateSummary } from "../engine/run.ts";
+import { exitCodeOf, newStats, type SectionStats } from "../engine/stats.ts";
+import { NULL_TRACE, type TraceSink } from "../engine/sinks.ts";
+import { type CliOptions, isSafeCliPath } from "./args.ts";
+import { probeDir } from "./commands/run_text.ts";
+import { DenoEngineFs, removeLiveTemps } from "./deno_fs.ts";
+import { ProgressTicker, showLiveProgress } from "./progress.ts";
+import type { ProgressCounters } from "../engine/host.ts";
+import type { Finding } from "../engine/findings.ts";
+import { CliReporter } from "./reporter.ts";
+import { TraceOut } from "./trace_out.ts";
+import { BlockPool } from "../engine/parallel/pool.ts";
+import { evaluatorCount } from "../engine/parallel/worker_count.ts";
+import type { ParallelOptions } from "../engine/convert_file.ts";
+
+/** bxp's cap on config text. */
+const CONFIG_MAX_BYTES = 1024 * 1024;
+
+function debugJsonDocument(
+  templates: TemplateSummary[],
+  overall: SectionStats,
+  messages: string[],
+  fatal: boolean,
+): string {
+  return JSON.stringify(
+    { fatal, templates, overall: templateSummary("*", overall), messages, findings: overall.findings },
+    null,
+    2,
+  ) + "\n";
+}
+
+/** The `--findings-file` document. */
+export function findingsDocument(findings: readonly Finding[]): string {
+  return JSON.stringify({ findings }, null, 2) + "\n";
+}
+
+/**
+ * Ends the process at once after removing this run's temporary outputs (outputs already renamed into place
+ * are whole and stay). Used by signal handlers and the stdin-EOF watch.
+ */
+export function stopNow(message: string, code: number): never {
+  const removed = removeLiveTemps();
+  const tail = removed > 0 ? ` (${removed} temporary file(s) removed)` : "";
+  try {
+    Deno.stderr.writeSync(new TextEncoder().encode(`\n${message}${tail}\n`));
+  } catch {
+    // stderr gone too
+  }
+  Deno.exit(code);
+}
+
+/** SIGINT and SIGTERM stop the run without leaving temporary files (exit 130 / 143, as shells report). */
+function installSignalCleanup(): void {
+  const signals: [Deno.Signal, number][] = [["SIGINT", 130], ["SIGTERM", 143]];
+  for (const [signal, code] of signals) {
+    try {
+      Deno.addSignalListener(signal, () => stopNow(`error: interrupted by ${signal}; the run stopped`, code));
+    } catch {
+      // not supported on this platform (SIGTERM on Windows)
+    }
+  }
+}
+
+/** `--exit-on-stdin-eof`: reads stdin to its end in the background, then stops the run with exit 1. */
+function watchStdinEof(): void {
+  (async () => {
+    const buf = new Uint8Array(4096);
+    try {
+      while ((await Deno.stdin.read(buf)) !== null) {
+        // input is ignored: only its end matters
+      }
+    } catch {
+      // a read error means the pipe is gone too
+    }
+    stopNow(
+      "error: stdin reached end of file (--exit-on-stdin-eof): the parent process is gone; the run stopped",
+      1,
+    );
+  })();
+}
+
+/** Inputs at least this large are split across block workers (`BXP_PARALLEL_MIN_BYTES` overrides). */
+const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
+/**
+ * Bytes of whole lines per block (`BXP_BLOCK_BYTES` overrides). Half a MiB keeps what is in flight (two
+ * blocks per evaluator, each with its input and output buffer) near 10 MiB on two cores, while a block
+ * still takes milliseconds to evaluate, so messages stay cheap beside the work.
+ */
+const BLOCK_BYTES = 512 * 1024;
+
+function envNumber(name: string): number | null {
+  const v = Deno.env.get(name);
+  return v === undefined || !/^\d+$/.test(v) ? null : Number(v);
+}
+
+/**
+ * Block workers (see {@link evaluatorCount}). The pool starts on the first large file, so small runs pay
+ * nothing for it.
+ */
+function parallelOptions(): { options: ParallelOptions | null; close(): void } {
+  const workers = evaluatorCount(Deno.env.get("BXP_WORKERS") ?? null, navigator.hardwareConcurrency);
+  if (workers < 2) return { options: null, close() {} };
+  let pool: BlockPool | null = null;
+  return {
+    options: {
+      pool: () => pool ??= new BlockPool(workers),
+      minBytes: envNumber("BXP_PARALLEL_MIN_BYTES") ?? PARALLEL_MIN_BYTES,
+      blockSize: envNumber("BXP_BLOCK_BYTES") ?? BLOCK_BYTES,
+    },
+    close: () => pool?.close(),
+  };
+}
+
+/**
+ * A config finding as bxp-cli prints it, plus the place when bxp's line does not carry one: JSON syntax errors
+ * get the source line and a caret under the column; other findings name their key path.
+ */
+export function configFindingText(label: string, d: Diagnostic, text: string): string {
+  let line = bxpCliLine(label, d);
+  if (line.startsWith("# ")) {
+    line = "---\n" + line;
+    if (d.line !== undefined && d.col !== undefined) {
+      const source = text.split("\n")[d.line - 1]?.replace(/\r$/, "") ?? "";
+      line += `\n${source}\n${" ".repeat(Math.max(0, d.col - 1))}^`;
+    }
+  } else if (d.path !== "" && !line.includes(d.path)) {
+    line += ` (at ${d.path})`;
+  }
+  return line + "\n";
+}
+
+/** Reads the `--config` file as bxp-cli does (path check, existence, the 1 MB cap, strict UTF-8). */
+async function readConfigFile(
+  o: CliOptions,
+  fail: (message: string) => { overall: SectionStats; templates: TemplateSummary[]; aborted: boolean },
+): Promise<ConfigText | { overall: SectionStats; templates: TemplateSummary[]; aborted: boolean }> {
+  if (!isSafeCliPath(o.config)) {
+    return fail(`error: --config path contains dangerous characters or too many '../': ${o.config}\n`);
+  }
+  let size: number;
+  try {
+    size = (await Deno.stat(o.config)).size;
+  } catch {
+    return fail(
+      o.configExplicit
+        ? `error: configuration file not found: ${o.config}\n`
+        : `error: default configuration file ${o.config} missing\n`,
+    );
+  }
+  if (size > CONFIG_MAX_BYTES) {
+    return fail(
+      `fatal error: config '${o.config}' is ${size} bytes, exceeding the 1 MB limit (CONFIG_MAX_FILE_SIZE)\n`,
+    );
+  }
+  const configDir = dirname(resolve(o.config));
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(o.config));
+  } catch (err) {
+    return fail(`error: cannot read configuration file ${o.config}: ${(err as Error).message}\n`);
+  }
+  return { text, label: o.config, dir: configDir };
+}
+
+/** Loads the config and runs it; returns the overall stats and per-template summaries. */
+async function run(
+  o: CliOptions,
+  out: CliReporter,
+  trace: TraceSink,
+  parallel: ParallelOptions | null,
+  progress: ProgressCounters | null,
+  source: ConfigText | null,
+): Promise<{ overall: SectionStats; templates: TemplateSummary[]; aborted: boolean }> {
+  const started = performance.now();
+  const env = {
+    reporter: out,
+    trace,
+    fresh: o.fresh,
+    dryRun: o.dryRun,
+    debug: o.debug,
+    now: () => performance.now(),
+    parallel,
+    progress,
+    strict: o.strict,
+  };
+  const overall = newStats();
+  const fail = (message: string | null) => {
+    if (message !== null) out.fatal(message);
+    overall.hasFatal = true;
+    overall.timeMs = performance.now() - started;
+    reportOverall(env, overall);
+    return { overall, templates: [], aborted: true };
+  };
+
+  const read = source ?? await readConfigFile(o, fail);
+  if ("overall" in read) return read;
+  const { text, label, dir: configDir } = read;
+  const loaded = await loadConfigChecked(text, label, {
+    fs: { inspectDir: probeDir(configDir) },
+    checkFsMs: o.checkFsSeconds * 1000,
+  });
+  let countedWarning = false;
+  for (const d of loaded.diagnostics) {
+    const line = configFindingText(label, d, text);
+    if (d.severity === "error") out.fatal(line);
+    else if (d.severity === "warning") {
+      out.warning(line);
+      // bxp's run counts expression-check and dead-config findings as one warning (exit status 2).
+      if (d.code.startsWith("expr.") || d.code.startsWith("config.unused")) countedWarning = true;
+    } else out.info(line);
+  }
+  if (loaded.config === null) return fail(null);
+  if (o.data !== null && !isSafeCliPath(o.data)) {
+    return fail(`error: path argument contains dangerous characters or too many '../': ${o.data}\n`);
+  }
+
+  const result = await runConversion({
+    config: loaded.config,
+    templateId: o.template,
+    dataOverride: o.data === null ? null : resolve(o.data),
+    configLabel: label,
+  }, { ...env, fs: new DenoEngineFs(configDir) });
+  if (countedWarning) result.overall.warnings++;
+  return result;
+}
+
+/** Where a run's config comes from when it is not the `--config` file: text held in memory (a library template). */
+export interface ConfigText {
+  /** The config text. */
+  text: string;
+  /** How messages name it, e.g. `library:revolutx_to_wealthfolio`. */
+  label: string;
+  /** The folder its `data_dir` entries are relative to. */
+  dir: string;
+}
+
+/**
+ * A whole conversion run for parsed options: signal and stdin-EOF cleanup, the trace, block workers,
+ * progress, `--findings-file` and `--debug=json`. The config is the `--config` file, or `source` when given
+ * (a library template run goes through exactly the same path).
+ */
+export async function runConversionCommand(o: CliOptions, source: ConfigText | null = null): Promise<number> {
+  installSignalCleanup();
+  if (o.exitOnStdinEof) watchStdinEof();
+  if (o.findingsFile !== null && !isSafeCliPath(o.findingsFile)) {
+    console.error(`error: --findings-file path rejected: '${o.findingsFile}'`);
+    return 1;
+  }
+  const out = new CliReporter({ quiet: o.quiet, trace: o.trace, debug: o.debug, debugJson: o.debugJson });
+  let trace: TraceSink = NULL_TRACE;
+  let traceOut: TraceOut | null = null;
+  if (o.trace || o.traceFile !== null) {
+    if (o.traceFile !== null && !isSafeCliPath(o.traceFile)) {
+      console.error(`error: --trace-file path rejected: '${o.traceFile}'`);
+      return 1;
+    }
+    try {
+      traceOut = await TraceOut.open({ toStdout: o.trace, file: o.traceFile });
+    } catch (err) {
+      console.error(`error: --trace-file create failed: ${(err as Error).name} (${o.traceFile})`);
+      return 1;
+    }
+    trace = traceOut;
+  }
+  const workers = parallelOptions();
+  const counters: ProgressCounters = { records: 0, bytes: 0, totalBytes: 0 };
+  let ticker: ProgressTicker | null = null;
+  let decide: ReturnType<typeof setInterval> | undefined;
+  if (o.progressJson) {
+    ticker = new ProgressTicker(counters, "json");
+    ticker.start();
+  } else if (Deno.stderr.isTerminal() && !o.quiet && !o.trace && !o.debugJson) {
+    // The live line waits until the run knows its input size; small inputs never show it.
+    const live = new ProgressTicker(counters, "live");
+    decide = setInterval(() => {
+      const situation = {
+        stderrIsTerminal: true,
+        quiet: o.quiet,
+        trace: o.trace,
+        debugJson: o.debugJson,
+        progressJson: false,
+        totalBytes: counters.totalBytes,
+      };
+      if (counters.totalBytes === 0) return;
+      clearInterval(decide);
+      if (showLiveProgress(situation)) {
+        ticker = live;
+        out.beforeStderr = () => live.clear();
+        live.start();
+      }
+    }, 100);
+    Deno.unrefTimer(decide);
+  }
+  let result;
+  try {
+    result = await run(o, out, trace, workers.options, counters, source);
+  } finally {
+    workers.close();
+    clearInterval(decide);
+    (ticker as ProgressTicker | null)?.stop();
+  }
+  const { overall, templates, aborted } = result;
+  out.flushDebug();
+  if (o.findingsFile !== null) {
+    try {
+      await Deno.writeTextFile(o.findingsFile, findingsDocument(overall.findings));
+    } catch (err) {
+      console.error(`error: --findings-file write failed: ${(err as Error).message} (${o.findingsFile})`);
+      overall.hasFatal = true;
+    }
+  }
+  const code = exitCodeOf(overall);
+  trace.done(code);
+  await traceOut?.close();
+  if (o.debugJson) {
+    // bxp's early-exit document: no per-template entries, an overall that only says "fatal".
+    out.stdout(
+      aborted
+        ? debugJsonDocument([], { ...newStats(), hasFatal: true }, out.messages, true)
+        : debugJsonDocument(templates, overall, out.messages, false),
+    );
+  }
+  return code;
+}
