@@ -1,7 +1,7 @@
 /**
- * A conversion run of a config held as text (a library template, a drafted config) rather than a file:
- * the same validation and engine as a normal bxp-cli run, with the working directory as the config's
- * folder. The flags it honours: `--data`, `--dry-run`, `--fresh`, `--quiet`, `--debug`, `--debug=json`,
+ * A conversion run of a config held as text over a file system of the caller's choosing: `--preview`
+ * runs it over an overlay that keeps outputs in memory. The same validation and engine as a normal bxp-cli
+ * run (real runs, library templates included, go through `../conversion_run.ts`). The flags it honours: `--data`, `--dry-run`, `--fresh`, `--quiet`, `--debug`, `--debug=json`,
  * `--strict`, `--trace`, `--trace-file` and `--check-fs` (large inputs run on one thread here).
  * @module
  */
