@@ -11,6 +11,7 @@
  * @module
  */
 
+import { zigJsonString } from "../config/emit.ts";
 import {
   type CallTrace,
   compileExpression,
@@ -41,38 +42,8 @@ export const MAX_BATCH_WORK = 16 * MAX_EVAL_WORK;
 export const MAX_TRACE_CHARS = 16 * 1024 * 1024;
 
 // JSON text is written here directly rather than through a generic tree: a value may be millions of
-// characters, and escaping it through a regular expression keeps it one flat string. The escapes are
-// std.json's (only `"`, `\` and U+0000..U+001F), as bxp writes them.
-// deno-lint-ignore no-control-regex -- the control characters are exactly what must be escaped
-const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
-// deno-lint-ignore no-control-regex -- as above
-const ESCAPES = /["\\\u0000-\u001f]/g;
-
-function escapeChar(ch: string): string {
-  switch (ch) {
-    case '"':
-      return '\\"';
-    case "\\":
-      return "\\\\";
-    case "\n":
-      return "\\n";
-    case "\r":
-      return "\\r";
-    case "\t":
-      return "\\t";
-    case "\b":
-      return "\\b";
-    case "\f":
-      return "\\f";
-    default:
-      return "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0");
-  }
-}
-
-/** A JSON string literal with std.json's escaping. */
-function jsonString(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? `"${s.replace(ESCAPES, escapeChar)}"` : `"${s}"`;
-}
+// characters, and one flat escaped string (std.json's escapes, as bxp writes them) keeps it cheap.
+const jsonString = zigJsonString;
 
 const okValue = (value: string): string => `{"ok":true,"value":${jsonString(value)}}`;
 
