@@ -4,21 +4,13 @@
  * a simulation is running.
  */
 import assert from "node:assert/strict";
-import { processAlive, ServerProcess } from "./_support/server_process.ts";
-
-/** A template whose every row costs about a millisecond, so 100k rows keep bxp-cli busy for a while. */
-const SLOW_CONFIG = `{
-  conversion_templates: {
-    slow: {
-      data_dir: ".",
-      file_pattern_in: ".csv",
-      file_pattern_out: ".out",
-      input_schema: { $a: "LEN(LPAD([v], 60000, 'xy'))" },
-      output_schema: { a: "$a" },
-    },
-  },
-}`;
-const SLOW_CSV = ["v", ...Array.from({ length: 100_000 }, (_, i) => String(i))].join("\n") + "\n";
+import {
+  processAlive,
+  processGone,
+  ServerProcess,
+  SLOW_CONFIG,
+  SLOW_CSV,
+} from "./_support/server_process.ts";
 
 const PID_LINE = /bxp-cli pid (\d+) running/;
 
@@ -32,15 +24,6 @@ async function startSlowSimulation(server: ServerProcess, id: number): Promise<n
   return pid;
 }
 
-async function waitGone(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!await processAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-}
-
 Deno.test({
   name: "cancelling a running simulate kills bxp-cli, sends no answer, and the session goes on",
   ignore: Deno.build.os === "windows",
@@ -49,7 +32,7 @@ Deno.test({
     try {
       const pid = await startSlowSimulation(server, 1);
       await server.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
-      assert.ok(await waitGone(pid, 10_000), `bxp-cli (pid ${pid}) is gone after the cancel`);
+      assert.ok(await processGone(pid, 10_000), `bxp-cli (pid ${pid}) is gone after the cancel`);
 
       await server.send({ jsonrpc: "2.0", id: 2, method: "ping" });
       assert.deepEqual((await server.response(2)).result, {});
@@ -95,7 +78,7 @@ Deno.test({
       const started = Date.now();
       assert.equal(await server.close(), 0);
       assert.ok(Date.now() - started < 30_000, "the server does not wait for the whole conversion");
-      assert.ok(await waitGone(pid, 5_000), "bxp-cli does not outlive the server");
+      assert.ok(await processGone(pid, 5_000), "bxp-cli does not outlive the server");
       assert.ok(!server.messages.some((m) => m.id === 7), "an aborted call is not answered");
     } finally {
       await server.dispose();

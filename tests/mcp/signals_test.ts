@@ -8,31 +8,15 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { entryArgs, REPO_ROOT } from "../_support/processes.ts";
-import { processAlive, ServerProcess } from "./_support/server_process.ts";
+import {
+  processAlive,
+  processGone,
+  ServerProcess,
+  SLOW_CONFIG,
+  SLOW_CSV,
+} from "./_support/server_process.ts";
 
-/** A template whose every row costs about a millisecond, so 100k rows keep bxp-cli busy for a while. */
-const SLOW_CONFIG = `{
-  conversion_templates: {
-    slow: {
-      data_dir: ".",
-      file_pattern_in: ".csv",
-      file_pattern_out: ".out",
-      input_schema: { $a: "LEN(LPAD([v], 60000, 'xy'))" },
-      output_schema: { a: "$a" },
-    },
-  },
-}`;
-const SLOW_CSV = ["v", ...Array.from({ length: 100_000 }, (_, i) => String(i))].join("\n") + "\n";
 const PID_LINE = /bxp-cli pid (\d+) running/;
-
-async function waitGone(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!await processAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-}
 
 /** Wait until `stderr()` names a running bxp-cli; return its pid. */
 async function childPid(stderr: () => string): Promise<number> {
@@ -58,11 +42,11 @@ for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
         Deno.kill(server.pid, signal);
         // stdin is still open, so only the signal can end the server.
         assert.ok(
-          await waitGone(server.pid, 20_000),
+          await processGone(server.pid, 20_000),
           `the server exits on ${signal}; stderr:\n${server.stderr}`,
         );
         assert.equal(await server.close(), 0, server.stderr);
-        assert.ok(await waitGone(pid, 5_000), `bxp-cli (pid ${pid}) does not outlive the server`);
+        assert.ok(await processGone(pid, 5_000), `bxp-cli (pid ${pid}) does not outlive the server`);
         assert.match(server.stderr, new RegExp(`${signal}: ending the session`));
         assert.ok(!server.messages.some((m) => m.id === 1), "the cancelled call is not answered");
       } finally {
@@ -103,7 +87,7 @@ Deno.test({
       const pid = await childPid(() => stderr);
       child.kill("SIGTERM");
       await child.status;
-      assert.ok(await waitGone(pid, 10_000), `bxp-cli (pid ${pid}) does not outlive deno task`);
+      assert.ok(await processGone(pid, 10_000), `bxp-cli (pid ${pid}) does not outlive deno task`);
     } finally {
       await writer.close().catch(() => {});
       try {
@@ -144,8 +128,8 @@ Deno.test({
       const pid = await childPid(() => stderr);
       await client.close();
       assert.ok(await pending instanceof Error, "the call ends with the connection");
-      assert.ok(await waitGone(serverPid, 15_000), "the server exits");
-      assert.ok(await waitGone(pid, 5_000), `bxp-cli (pid ${pid}) does not outlive the server`);
+      assert.ok(await processGone(serverPid, 15_000), "the server exits");
+      assert.ok(await processGone(pid, 5_000), `bxp-cli (pid ${pid}) does not outlive the server`);
     } finally {
       await Deno.remove(tmpDir, { recursive: true }).catch(() => {});
     }
@@ -161,7 +145,7 @@ Deno.test({
       await server.send({ jsonrpc: "2.0", id: 1, method: "ping" });
       await server.response(1);
       Deno.kill(server.pid, "SIGTERM");
-      assert.ok(await waitGone(server.pid, 20_000), `the server exits; stderr:\n${server.stderr}`);
+      assert.ok(await processGone(server.pid, 20_000), `the server exits; stderr:\n${server.stderr}`);
       assert.equal(await server.close(), 0, server.stderr);
       assert.equal(server.messages.length, 1);
     } finally {

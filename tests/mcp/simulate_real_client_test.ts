@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { entryArgs, REPO_ROOT, runBxpCli } from "../_support/processes.ts";
-import { processAlive, ServerProcess } from "./_support/server_process.ts";
+import { processAlive, ServerProcess, SLOW_CONFIG, SLOW_CSV } from "./_support/server_process.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -192,20 +192,6 @@ Deno.test({
     });
   },
 });
-
-/** A template whose every row costs about a millisecond, so 100k rows keep bxp-cli busy for a while. */
-const SLOW_CONFIG = `{
-  conversion_templates: {
-    slow: {
-      data_dir: ".",
-      file_pattern_in: ".csv",
-      file_pattern_out: ".out",
-      input_schema: { $a: "LEN(LPAD([v], 60000, 'xy'))" },
-      output_schema: { a: "$a" },
-    },
-  },
-}`;
-const SLOW_CSV = ["v", ...Array.from({ length: 100_000 }, (_, i) => String(i))].join("\n") + "\n";
 
 Deno.test({
   name: "SIGKILL of bxp-mcp during a long simulate: bxp-cli sees its stdin close and exits",

@@ -202,3 +202,29 @@ export function resultText(message: Wire): string {
   assert.ok(message.result, `expected a result: ${JSON.stringify(message).slice(0, 300)}`);
   return message.result.content[0].text;
 }
+
+/** Whether process `pid` is gone within `timeoutMs` (polled every 50 ms). */
+export async function processGone(pid: number, timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!await processAlive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+/** A template whose every row costs about a millisecond, so 100k rows keep bxp-cli busy for a while. */
+export const SLOW_CONFIG = `{
+  conversion_templates: {
+    slow: {
+      data_dir: ".",
+      file_pattern_in: ".csv",
+      file_pattern_out: ".out",
+      input_schema: { $a: "LEN(LPAD([v], 60000, 'xy'))" },
+      output_schema: { a: "$a" },
+    },
+  },
+}`;
+
+/** Input for {@link SLOW_CONFIG}. */
+export const SLOW_CSV = ["v", ...Array.from({ length: 100_000 }, (_, i) => String(i))].join("\n") + "\n";

@@ -107,21 +107,7 @@ export class HttpServerProcess {
   }
 }
 
-/** A template whose every row costs about a millisecond, so 100k rows keep bxp-cli busy for a while. */
-export const SLOW_CONFIG = `{
-  conversion_templates: {
-    slow: {
-      data_dir: ".",
-      file_pattern_in: ".csv",
-      file_pattern_out: ".out",
-      input_schema: { $a: "LEN(LPAD([v], 60000, 'xy'))" },
-      output_schema: { a: "$a" },
-    },
-  },
-}`;
-
-/** Input for {@link SLOW_CONFIG}. */
-export const SLOW_CSV = ["v", ...Array.from({ length: 100_000 }, (_, i) => String(i))].join("\n") + "\n";
+export { SLOW_CONFIG, SLOW_CSV } from "../_support/server_process.ts";
 
 /** The pids of bxp-cli children the server has logged as running. */
 export function cliPids(stderr: string): number[] {

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { processAlive } from "../_support/server_process.ts";
+import { processGone } from "../_support/server_process.ts";
 import {
   cliPids,
   HttpServerProcess,
@@ -49,15 +49,6 @@ async function connect(url: string, roots: string[] | null = null) {
   }
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
-}
-
-async function waitGone(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!await processAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
 }
 
 async function project(files: Record<string, string>): Promise<string> {
@@ -148,7 +139,7 @@ Deno.test({
       // The cancelled calls end without an answer (the spec forbids one): 202 and no body.
       assert.deepEqual(statuses.sort(), [...Array(16).fill(202), 429]);
       for (const pid of cliPids(server.stderr)) {
-        assert.ok(await waitGone(pid, 15_000), `bxp-cli ${pid} is gone`);
+        assert.ok(await processGone(pid, 15_000), `bxp-cli ${pid} is gone`);
       }
     } finally {
       await server.dispose();
@@ -219,7 +210,7 @@ Deno.test({
       const [pid] = cliPids(server.stderr);
       const code = await server.stop("SIGTERM");
       assert.equal(code, 0, server.stderr);
-      assert.ok(await waitGone(pid, 10_000), `bxp-cli (pid ${pid}) does not outlive the server`);
+      assert.ok(await processGone(pid, 10_000), `bxp-cli (pid ${pid}) does not outlive the server`);
       assert.deepEqual(await listTree(`${server.tmpDir}/bxp-mcp-sim`), [], "no workspace is left behind");
       await client.close().catch(() => {});
     } finally {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CONFORMANCE_DIR } from "../../_support/processes.ts";
-import { processAlive } from "../_support/server_process.ts";
+import { processAlive, processGone } from "../_support/server_process.ts";
 import { BXP_TOOLS } from "../../../src/mcp/tools/catalog.ts";
 import { cliPids, HttpServerProcess, listTree, SLOW_CONFIG, SLOW_CSV } from "./_support.ts";
 
@@ -25,15 +25,6 @@ async function connect(url: string) {
   client.onerror = (error: unknown) => errors.push(error);
   await client.connect(transport);
   return { client, transport, errors };
-}
-
-async function waitGone(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!await processAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
 }
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
@@ -132,7 +123,7 @@ Deno.test({
       assert.ok(await processAlive(pid), "bxp-cli runs");
       abort.abort("test cancels"); // the SDK sends notifications/cancelled
       await assert.rejects(call);
-      assert.ok(await waitGone(pid, 15_000), `bxp-cli (pid ${pid}) is gone after the cancel`);
+      assert.ok(await processGone(pid, 15_000), `bxp-cli (pid ${pid}) is gone after the cancel`);
       const after = await client.callTool({ name: "bxp_eval", arguments: { expr: "1 + 1" } }) as TextResult;
       assert.deepEqual(after.structuredContent, { ok: true, value: "2" });
     } finally {
@@ -164,7 +155,7 @@ Deno.test({
       assert.ok((await listTree(scratch)).length > 0, "the running simulation has a workspace");
 
       await first.transport.terminateSession(); // DELETE with the session id
-      assert.ok(await waitGone(pid, 15_000), `bxp-cli (pid ${pid}) is gone after the session ended`);
+      assert.ok(await processGone(pid, 15_000), `bxp-cli (pid ${pid}) is gone after the session ended`);
       await server.waitUntil(
         async () => (await listTree(scratch)).length === 0,
         "the workspaces to be removed",

@@ -12,7 +12,7 @@ import { serveStdio } from "../../../src/mcp/protocol/mod.ts";
 import { type SimulateHost, Simulator } from "../../../src/mcp/simulate/mod.ts";
 import type { ToolCall } from "../../../src/mcp/protocol/mod.ts";
 import { REPO_ROOT } from "../../_support/processes.ts";
-import { processAlive, resultText, ServerProcess, type Wire } from "../_support/server_process.ts";
+import { processGone, resultText, ServerProcess, type Wire } from "../_support/server_process.ts";
 
 const posix = Deno.build.os !== "windows";
 const fixtures = new URL("./fixtures/", import.meta.url);
@@ -49,15 +49,6 @@ async function snapshot(
   };
   await walk(dir);
   return seen;
-}
-
-async function waitGone(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (!await processAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
 }
 
 /** A project folder with a config, a CSV, an outside folder, and the planted links the battery needs. */
@@ -345,7 +336,7 @@ Deno.test({
       assert.match(flood.text, /did not finish|truncated/);
       assert.ok(flood.text.length < 20 * 1024 * 1024, "stdout capture is capped");
       assert.equal(pids.length, 2);
-      for (const pid of pids) assert.ok(await waitGone(pid, 5000), `child ${pid} is gone`);
+      for (const pid of pids) assert.ok(await processGone(pid, 5000), `child ${pid} is gone`);
     } finally {
       await Deno.remove(tmp, { recursive: true });
     }
@@ -367,7 +358,7 @@ Deno.test({
       while (pids.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       controller.abort(new DOMException("cancelled", "AbortError"));
       await assert.rejects(running);
-      assert.ok(await waitGone(pids[0], 5000), "cancelled child is gone");
+      assert.ok(await processGone(pids[0], 5000), "cancelled child is gone");
 
       // stdin EOF: a session whose input ends while a simulation runs.
       const server = createBxpServer({ log: () => {}, simulateHost: fakeHost("hang", pids, 60_000, tmp) });
@@ -388,7 +379,7 @@ Deno.test({
       while (pids.length === 1) await new Promise((resolve) => setTimeout(resolve, 20));
       feed.close();
       await serving;
-      assert.ok(await waitGone(pids[1], 5000), "child is gone after stdin EOF");
+      assert.ok(await processGone(pids[1], 5000), "child is gone after stdin EOF");
       assert.equal(written.join(""), "", "the aborted call is not answered");
     } finally {
       await Deno.remove(tmp, { recursive: true });

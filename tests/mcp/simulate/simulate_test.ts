@@ -19,7 +19,7 @@ import {
 } from "../../../src/mcp/simulate/mod.ts";
 import { denoCliHost } from "../../../src/mcp/simulate/bxp_cli.ts";
 import { CONFORMANCE_DIR } from "../../_support/processes.ts";
-import { processAlive } from "../_support/server_process.ts";
+import { processAlive, processGone } from "../_support/server_process.ts";
 
 const FAKE_CLI = fileURLToPath(new URL("./fixtures/fake_cli.ts", import.meta.url));
 
@@ -117,15 +117,6 @@ async function readAll(simulator: Simulator, uri: string): Promise<string> {
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-
-async function waitGone(pid: number, timeoutMs = 10_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!await processAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-}
 
 Deno.test("templates that cannot be simulated get bxp's ok:false answers, before anything is staged", async () => {
   await withTemp(async (tmp) => {
@@ -452,7 +443,7 @@ Deno.test("the time limit kills bxp-cli and answers a tool failure without serve
     assert.match(answer.error, /did not finish within 2 s and was killed/);
     assert.ok(!result.text.includes(tmp));
     const pid = Number(/pid (\d+)/.exec(logs.join("\n"))![1]);
-    assert.ok(await waitGone(pid));
+    assert.ok(await processGone(pid));
     assert.deepEqual(
       [...Deno.readDirSync(join(tmp, "bxp-mcp-sim"))],
       [],
@@ -472,7 +463,7 @@ Deno.test("a run writing past the disk budget is killed and the answer says so",
     assert.equal(result.isError, true);
     assert.match(JSON.parse(result.text).error, /over the 1048576-byte disk budget \(1 MiB per simulation\)/);
     const pid = Number(/pid (\d+)/.exec(logs.join("\n"))![1]);
-    assert.ok(await waitGone(pid));
+    assert.ok(await processGone(pid));
     assert.deepEqual([...Deno.readDirSync(join(tmp, "bxp-mcp-sim"))], []);
   });
 });
