@@ -1,7 +1,8 @@
 /**
  * bxp-cli's conversion run: config loading, the real file system with staged outputs, block workers,
  * progress, signal cleanup and the summary documents. `main.ts` parses the command line and calls
- * {@link runConversionCommand}; the library-template run calls it too, with the template's text.
+ * {@link runConversionCommand}; the library-template run calls it too, with the template's text, and
+ * `--preview` with a file system that keeps outputs in memory.
  *
  * @module
  */
@@ -12,7 +13,8 @@ import { reportOverall, runConversion, type TemplateSummary, templateSummary } f
 import { exitCodeOf, newStats, type SectionStats } from "../engine/stats.ts";
 import { NULL_TRACE, type TraceSink } from "../engine/sinks.ts";
 import { type CliOptions, isSafeCliPath } from "./args.ts";
-import { probeDir } from "./commands/run_text.ts";
+import type { DirProbe } from "../config/check_cross.ts";
+import type { EngineFs } from "../engine/host.ts";
 import { DenoEngineFs, removeLiveTemps } from "./deno_fs.ts";
 import { ProgressTicker, showLiveProgress } from "./progress.ts";
 import type { ProgressCounters } from "../engine/host.ts";
@@ -139,6 +141,22 @@ export function configFindingText(label: string, d: Diagnostic, text: string): s
   return line + "\n";
 }
 
+/** A data-folder probe for the config checks, relative to `base`. */
+export function probeDir(base: string) {
+  return async (dataDir: string): Promise<DirProbe> => {
+    try {
+      const files: string[] = [];
+      for await (const e of Deno.readDir(resolve(base, dataDir))) {
+        if (e.isFile || e.isSymlink) files.push(e.name);
+      }
+      return { kind: "ok", files };
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return { kind: "missing" };
+      return { kind: "unreadable", error: err instanceof Error ? err.message : String(err) };
+    }
+  };
+}
+
 /** Reads the `--config` file as bxp-cli does (path check, existence, the 1 MB cap, strict UTF-8). */
 async function readConfigFile(
   o: CliOptions,
@@ -204,7 +222,7 @@ async function run(
 
   const read = source ?? await readConfigFile(o, fail);
   if ("overall" in read) return read;
-  const { text, label, dir: configDir } = read;
+  const { text, label, dir: configDir, fs } = read;
   const loaded = await loadConfigChecked(text, label, {
     fs: { inspectDir: probeDir(configDir) },
     checkFsMs: o.checkFsSeconds * 1000,
@@ -229,7 +247,7 @@ async function run(
     templateId: o.template,
     dataOverride: o.data === null ? null : resolve(o.data),
     configLabel: label,
-  }, { ...env, fs: new DenoEngineFs(configDir) });
+  }, { ...env, fs: fs ?? new DenoEngineFs(configDir) });
   if (countedWarning) result.overall.warnings++;
   return result;
 }
@@ -242,6 +260,8 @@ export interface ConfigText {
   label: string;
   /** The folder its `data_dir` entries are relative to. */
   dir: string;
+  /** The engine's file system (default: the real one at `dir`; `--preview` keeps outputs in memory). */
+  fs?: EngineFs;
 }
 
 /**

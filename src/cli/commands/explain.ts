@@ -18,7 +18,7 @@ import { flagValue } from "./argv.ts";
 import { configSource } from "./config_source.ts";
 import type { CliCommand } from "./mod.ts";
 import { writeStdout } from "./out.ts";
-import { probeDir } from "./run_text.ts";
+import { probeDir } from "../conversion_run.ts";
 
 function shown(v: { value: string; error: { name: string; detail: string } | null }): string {
   return v.error === null ? JSON.stringify(v.value) : `error ${v.error.name}: ${v.error.detail}`;

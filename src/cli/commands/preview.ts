@@ -16,7 +16,7 @@ import { configSource } from "./config_source.ts";
 import type { CliCommand } from "./mod.ts";
 import { writeStdout } from "./out.ts";
 import { type CapturedOutput, OverlayFs } from "./overlay_fs.ts";
-import { runConfigText } from "./run_text.ts";
+import { runConversionCommand } from "../conversion_run.ts";
 
 /** The longest cell shown; longer values are cut with an ellipsis. */
 const CELL_MAX = 40;
@@ -89,9 +89,15 @@ export const PREVIEW: CliCommand = {
       );
       return 1;
     }
-    const o = { ...req.options, dryRun: false, traceFile: null, debugJson: false };
+    // Nothing may be written: outputs stay in the overlay, and no trace or findings file is opened.
+    const o = { ...req.options, dryRun: false, traceFile: null, findingsFile: null, debugJson: false };
     const fs = new OverlayFs(source.base);
-    const code = await runConfigText(source.text, source.label, o, o.template, { base: source.base, fs });
+    const code = await runConversionCommand(o, {
+      text: source.text,
+      label: source.label,
+      dir: source.base,
+      fs,
+    });
     const parts = fs.outputs.map((out) => showOutput(out, limit));
     if (parts.length === 0) parts.push("(no output: no input file matched, or every row was filtered)");
     writeStdout(parts.join("\n\n") + "\n");

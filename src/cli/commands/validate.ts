@@ -12,7 +12,7 @@ import { configSource } from "./config_source.ts";
 import { caretLines, locate } from "./locate.ts";
 import type { CliCommand } from "./mod.ts";
 import { writeStdout } from "./out.ts";
-import { probeDir } from "./run_text.ts";
+import { probeDir } from "../conversion_run.ts";
 
 /** The `--validate` mode. */
 export const VALIDATE: CliCommand = {
