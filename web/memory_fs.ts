@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { EngineFs, StagedOutput } from "../src/engine/host.ts";
+import type { EngineFs, RandomAccessFile, StagedOutput } from "../src/engine/host.ts";
 
 const CHUNK = 64 * 1024;
 
@@ -94,6 +94,17 @@ export class MemoryFs implements EngineFs {
   // deno-lint-ignore require-await
   async readFile(path: string): Promise<Uint8Array> {
     return this.#need(path);
+  }
+
+  // deno-lint-ignore require-await
+  async openRandomAccess(path: string): Promise<RandomAccessFile> {
+    const bytes = this.#need(path);
+    return {
+      size: bytes.length,
+      // A copy: the caller owns what it reads (it may transfer it to a worker).
+      read: (offset, length) => Promise.resolve(bytes.slice(offset, Math.min(bytes.length, offset + length))),
+      close: () => Promise.resolve(),
+    };
   }
 
   exists(path: string): Promise<boolean> {

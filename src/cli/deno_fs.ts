@@ -18,7 +18,7 @@
  */
 
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
-import type { EngineFs, StagedOutput } from "../engine/host.ts";
+import type { EngineFs, RandomAccessFile, StagedOutput } from "../engine/host.ts";
 
 const READ_CHUNK = 256 * 1024;
 
@@ -189,6 +189,48 @@ class DenoStagedOutput implements StagedOutput {
   }
 }
 
+/**
+ * Reads at any offset of one open file. The file has one cursor, so reads (several members of an archive
+ * are inflated at once) take turns: seek, then read until the range is filled.
+ */
+class DenoRandomAccess implements RandomAccessFile {
+  readonly size: number;
+  readonly #file: Deno.FsFile;
+  #turn: Promise<unknown> = Promise.resolve();
+  #open = true;
+
+  constructor(file: Deno.FsFile, size: number) {
+    this.#file = file;
+    this.size = size;
+  }
+
+  read(offset: number, length: number): Promise<Uint8Array> {
+    const run = async (): Promise<Uint8Array> => {
+      if (!this.#open) throw new Error("read after close");
+      const want = Math.max(0, Math.min(length, this.size - offset));
+      const buf = new Uint8Array(want);
+      await this.#file.seek(offset, Deno.SeekMode.Start);
+      let at = 0;
+      while (at < want) {
+        const n = await this.#file.read(buf.subarray(at));
+        if (n === null) break;
+        at += n;
+      }
+      return at === want ? buf : buf.subarray(0, at);
+    };
+    const result = this.#turn.then(run, run);
+    this.#turn = result.catch(() => {});
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await this.#turn;
+    if (!this.#open) return;
+    this.#open = false;
+    this.#file.close();
+  }
+}
+
 /** {@link EngineFs} over the real file system. */
 export class DenoEngineFs implements EngineFs {
   /** Staged outputs copy written bytes into their own buffers. */
@@ -244,6 +286,18 @@ export class DenoEngineFs implements EngineFs {
 
   readFile(path: string): Promise<Uint8Array> {
     return Deno.readFile(this.#abs(path));
+  }
+
+  async openRandomAccess(path: string): Promise<RandomAccessFile> {
+    const file = await Deno.open(this.#abs(path), { read: true });
+    let size: number;
+    try {
+      size = (await file.stat()).size;
+    } catch (err) {
+      file.close();
+      throw err;
+    }
+    return new DenoRandomAccess(file, size);
   }
 
   async exists(path: string): Promise<boolean> {

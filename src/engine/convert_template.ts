@@ -35,6 +35,12 @@ export interface RunEnv {
   readonly now: () => number;
   /** Block workers for large CSV inputs; absent or null keeps every file on the serial path. */
   readonly parallel?: ParallelOptions | null;
+  /**
+   * Threads that inflate container members (zip members, xlsx sheets) at once: the run's evaluator count
+   * (`../parallel/worker_count.ts`); 0 or 1 inflates on the calling thread. Absent: one per core when
+   * {@link RunEnv.parallel} is set, else none.
+   */
+  readonly containerWorkers?: number;
   /** Live progress counters (absent: nobody watches). */
   readonly progress?: ProgressCounters | null;
   /** `--strict`: findings are errors and the outputs they concern are not written. */

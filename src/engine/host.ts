@@ -23,6 +23,31 @@ export interface StagedOutput {
   abort(): Promise<void>;
 }
 
+/**
+ * A file opened for reads at any offset.
+ *
+ * @example
+ * ```ts ignore
+ * const file = await fs.openRandomAccess("data/book.xlsx");
+ * try {
+ *   const tail = await file.read(Math.max(0, file.size - 22), 22);
+ * } finally {
+ *   await file.close();
+ * }
+ * ```
+ */
+export interface RandomAccessFile {
+  /** Size in bytes when opened. */
+  readonly size: number;
+  /**
+   * `length` bytes from `offset` in a fresh array the caller owns (fewer only where the file ends). Reads may
+   * overlap in time: each names its own offset.
+   */
+  read(offset: number, length: number): Promise<Uint8Array>;
+  /** Releases the file. */
+  close(): Promise<void>;
+}
+
 /** File system operations, with paths as plain strings. */
 export interface EngineFs {
   /**
@@ -39,8 +64,13 @@ export interface EngineFs {
    * that copy what they keep may ask for it.
    */
   readChunks(path: string, options?: { reuseBuffers?: boolean }): AsyncIterable<Uint8Array>;
-  /** The whole file (zip and xlsx containers). */
+  /** The whole file. Containers no longer use it (see {@link EngineFs.openRandomAccess}). */
   readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Opens a file for reads at any offset (zip and xlsx containers: the central directory sits at the end,
+   * members anywhere), so only the ranges needed are in memory. Close it when done.
+   */
+  openRandomAccess(path: string): Promise<RandomAccessFile>;
   exists(path: string): Promise<boolean>;
   /** Size in bytes of a file. */
   fileSize(path: string): Promise<number>;

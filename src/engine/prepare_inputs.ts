@@ -1,6 +1,8 @@
 /**
  * The passes that turn containers into flat CSV files before templates run: `zip_input` unpacks archives,
  * `xlsx_sheet` extracts worksheets. Each data folder is handled once even when several templates share it.
+ * Both stream: containers are read by ranges, members and sheets inflated chunk by chunk (see
+ * `containers/`), the members of an archive on several threads at once; memory does not grow with them.
  *
  * @example
  * ```ts ignore
@@ -10,8 +12,11 @@
  * @module
  */
 
-import { unzipMembers, ZipInputError } from "../formats/zip.ts";
-import { extractSheetCsv, intermediateCsvName, XlsxError } from "../formats/xlsx.ts";
+import { ZipInputError } from "../formats/zip.ts";
+import { XlsxError } from "../formats/xlsx.ts";
+import { unpackArchive } from "./containers/unpack_zip.ts";
+import { extractWorkbook } from "./containers/extract_sheet.ts";
+import { ContainerThreads, containerWorkerCount } from "./containers/threads.ts";
 import type { TemplateConfig } from "../config/model.ts";
 import { compareNames, type RunEnv } from "./convert_template.ts";
 import { newStats, type SectionStats, summaryLine } from "./stats.ts";
@@ -38,49 +43,47 @@ export async function unpackZips(selected: readonly SelectedTemplate[], env: Run
   if (dirs.size === 0) return stats;
   const { fs, reporter } = env;
   reporter.info("\n=== unpacking zip archives ===\n");
+  const threads = new ContainerThreads(containerWorkerCount(env));
   const end = () => {
     stats.timeMs = env.now() - started;
     reporter.info(summaryLine(stats) + "\n");
     return stats;
   };
-  for (const [dir, zi] of dirs) {
-    const zips = await namesWithSuffix(env, dir, ".zip");
-    if (zips === null) {
-      reporter.fatal(`error: directory not found: '${dir}'\n`);
-      stats.hasFatal = true;
-      continue;
-    }
-    for (const zipName of zips) {
-      let members;
-      try {
-        const bytes = await fs.readFile(fs.join(dir, zipName));
-        members = unzipMembers(bytes, { ...zi, zipName });
-      } catch (err) {
-        if (err instanceof ZipInputError && err.kind === "unsupported_compression") {
-          reporter.warning(`warning: ${err.message}\n`);
-          stats.warnings++;
-          continue;
-        }
-        const detail = err instanceof Error ? err.message : String(err);
-        reporter.fatal(
-          `fatal error: ${
-            err instanceof ZipInputError ? detail : `cannot read zip '${zipName}': ${detail}`
-          }\n`,
-        );
+  try {
+    for (const [dir, zi] of dirs) {
+      const zips = await namesWithSuffix(env, dir, ".zip");
+      if (zips === null) {
+        reporter.fatal(`error: directory not found: '${dir}'\n`);
         stats.hasFatal = true;
-        return end();
+        continue;
       }
-      let unpacked = 0;
-      for (const m of members) {
-        const target = fs.join(dir, m.outputName);
-        if (env.fresh && await fs.exists(target)) continue;
-        await fs.writeFile(target, m.bytes);
-        unpacked++;
+      for (const zipName of zips) {
+        let unpacked: number;
+        try {
+          unpacked = await unpackArchive({ fs, dir, zipName, options: zi, threads, fresh: env.fresh });
+        } catch (err) {
+          if (err instanceof ZipInputError && err.kind === "unsupported_compression") {
+            reporter.warning(`warning: ${err.message}\n`);
+            stats.warnings++;
+            continue;
+          }
+          const detail = err instanceof Error ? err.message : String(err);
+          reporter.fatal(
+            `fatal error: ${
+              err instanceof ZipInputError ? detail : `cannot read zip '${zipName}': ${detail}`
+            }\n`,
+          );
+          stats.hasFatal = true;
+          return end();
+        }
+        reporter.info(`  unpacked '${zipName}' (${unpacked} members)\n`);
       }
-      reporter.info(`  unpacked '${zipName}' (${unpacked} members)\n`);
     }
+    return end();
+  } finally {
+    // Whatever ended the pass, its inflate threads stop before any template converts.
+    await threads.close();
   }
-  return end();
 }
 
 /** Extracts the `xlsx_sheet` of each template from every `*.xlsx` of its folder into an intermediate CSV. */
@@ -100,53 +103,51 @@ export async function extractSheets(
   if (dirs.size === 0) return stats;
   const { fs, reporter } = env;
   reporter.info("\n=== preparing work environment ===\n");
+  const threads = new ContainerThreads(containerWorkerCount(env));
   const end = () => {
     stats.timeMs = env.now() - started;
     reporter.info(summaryLine(stats) + "\n");
     return stats;
   };
-  for (const [dir, specs] of dirs) {
-    const books = await namesWithSuffix(env, dir, ".xlsx");
-    if (books === null) {
-      reporter.fatal(`error: directory not found: '${dir}'\n`);
-      stats.hasFatal = true;
-      continue;
-    }
-    for (const book of books) {
-      const stem = book.slice(0, -".xlsx".length);
-      if (env.fresh) {
-        let all = true;
-        for (const spec of specs) all &&= await fs.exists(fs.join(dir, stem + spec.outputSuffix + "x"));
-        if (all) {
-          reporter.info(`  skipping '${book}' (output exists)\n`);
-          continue;
-        }
-      }
-      reporter.info(`converting '${book}'\n`);
-      try {
-        const bytes = await fs.readFile(fs.join(dir, book));
-        for (const spec of specs) {
-          const sheet = extractSheetCsv(bytes, { name: spec.name, headerRow: spec.headerRow });
-          if (sheet === null) continue;
-          await fs.writeFile(
-            fs.join(dir, intermediateCsvName(book, spec.outputSuffix)),
-            new TextEncoder().encode(sheet.csv),
-          );
-        }
-      } catch (err) {
-        if (err instanceof XlsxError && err.kind === "Utf16XmlUnsupported") {
-          reporter.warning(
-            `warning: skipping '${book}': xlsx contains UTF-16 encoded XML, which is not supported — re-save the workbook from Excel as a normal .xlsx\n`,
-          );
-          stats.warnings++;
-          continue;
-        }
-        const detail = err instanceof Error ? err.message : String(err);
-        reporter.fatal(`fatal error: xlsx conversion failed for '${book}': ${detail}\n`);
+  try {
+    for (const [dir, specs] of dirs) {
+      const books = await namesWithSuffix(env, dir, ".xlsx");
+      if (books === null) {
+        reporter.fatal(`error: directory not found: '${dir}'\n`);
         stats.hasFatal = true;
-        return end();
+        continue;
+      }
+      for (const book of books) {
+        const stem = book.slice(0, -".xlsx".length);
+        if (env.fresh) {
+          let all = true;
+          for (const spec of specs) all &&= await fs.exists(fs.join(dir, stem + spec.outputSuffix + "x"));
+          if (all) {
+            reporter.info(`  skipping '${book}' (output exists)\n`);
+            continue;
+          }
+        }
+        reporter.info(`converting '${book}'\n`);
+        try {
+          await extractWorkbook({ fs, dir, book, specs, threads });
+        } catch (err) {
+          if (err instanceof XlsxError && err.kind === "Utf16XmlUnsupported") {
+            reporter.warning(
+              `warning: skipping '${book}': xlsx contains UTF-16 encoded XML, which is not supported — re-save the workbook from Excel as a normal .xlsx\n`,
+            );
+            stats.warnings++;
+            continue;
+          }
+          const detail = err instanceof Error ? err.message : String(err);
+          reporter.fatal(`fatal error: xlsx conversion failed for '${book}': ${detail}\n`);
+          stats.hasFatal = true;
+          return end();
+        }
       }
     }
+    return end();
+  } finally {
+    // Whatever ended the pass, its inflate threads stop before any template converts.
+    await threads.close();
   }
-  return end();
 }

@@ -24,31 +24,36 @@
  *
  * When several sheets start with the prefix, the first in workbook order is used.
  *
+ * The workbook is read by ranges: its central directory, then the small parts whole (workbook, relationships,
+ * styles; shared strings are streamed into their table), and the sheet itself as a stream
+ * ({@link SheetCsv}: inflated chunks in, CSV rows out), so a large sheet is never whole in memory.
+ *
  * @example
  * ```ts
  * import { extractSheetCsv } from "./xlsx.ts";
  * declare const workbookBytes: Uint8Array;
- * const sheet = extractSheetCsv(workbookBytes, { name: "CASH OPERATION", headerRow: 11 });
+ * const sheet = await extractSheetCsv(workbookBytes, { name: "CASH OPERATION", headerRow: 11 });
  * // sheet?.csv is the intermediate CSV text, sheet?.sheetName the matched sheet
  * ```
  * @module
  */
 
-import { unzipSync } from "fflate";
-import { xlsxNumberText } from "./number_text.ts";
+import {
+  bytesReader,
+  memberDataOffset,
+  type RangeReader,
+  readZipEntries,
+  type ZipEntry,
+} from "./zip/archive.ts";
+import { MemberInflater } from "./zip/member_inflater.ts";
+import { readMemberWhole } from "./zip.ts";
+import { parseDateStyles, parseWorkbook, SharedStrings, utf16Refusal, XlsxError } from "./xlsx/parts.ts";
+import { XmlScanner } from "./xlsx/xml.ts";
+import { csvLine, type SheetContext, SheetCsv } from "./xlsx/sheet.ts";
 
-/** Why a workbook cannot be read. */
-export type XlsxErrorKind = "Utf16XmlUnsupported" | "XlsxMissingPart" | "XlsxCorrupt";
-
-/** A refused workbook; the message names the part. */
-export class XlsxError extends Error {
-  readonly kind: XlsxErrorKind;
-  constructor(kind: XlsxErrorKind, message: string) {
-    super(message);
-    this.name = "XlsxError";
-    this.kind = kind;
-  }
-}
+export { isBuiltinDateFormat, isDateFormatCode, XlsxError, type XlsxErrorKind } from "./xlsx/parts.ts";
+export { decodeXmlEntities } from "./xlsx/xml.ts";
+export { columnIndex, csvLine, excelSerialToDateTime, type SheetContext, SheetCsv } from "./xlsx/sheet.ts";
 
 /** One sheet to extract (`xlsx_sheet` in the config). */
 export interface XlsxSheetSpec {
@@ -58,331 +63,122 @@ export interface XlsxSheetSpec {
   headerRow: number;
 }
 
-// ---------------------------------------------------------------------------
-// Minimal XML scanning
-// ---------------------------------------------------------------------------
-
-type XmlToken =
-  | { kind: "open"; name: string; attrs: string; selfClose: boolean }
-  | { kind: "close"; name: string }
-  | { kind: "text"; text: string };
-
-function* xmlTokens(src: string): Generator<XmlToken> {
-  let pos = 0;
-  const n = src.length;
-  while (pos < n) {
-    if (src.charCodeAt(pos) !== 60 /* < */) {
-      let lt = src.indexOf("<", pos);
-      if (lt === -1) lt = n;
-      yield { kind: "text", text: src.substring(pos, lt) };
-      pos = lt;
-      continue;
-    }
-    const next = src.charCodeAt(pos + 1);
-    if (next === 63 /* ? */) {
-      pos = skipPast(src, pos, "?>");
-      continue;
-    }
-    if (next === 33 /* ! */) {
-      pos = src.startsWith("<!--", pos) ? skipPast(src, pos + 4, "-->") : skipPast(src, pos, ">");
-      continue;
-    }
-    if (next === 47 /* / */) {
-      let gt = src.indexOf(">", pos);
-      if (gt === -1) gt = n;
-      yield { kind: "close", name: src.substring(pos + 2, gt).trimEnd() };
-      pos = gt + 1;
-      continue;
-    }
-    pos++;
-    const nameStart = pos;
-    while (pos < n) {
-      const c = src.charCodeAt(pos);
-      if (c === 62 || c === 47 || isXmlSpace(c)) break;
-      pos++;
-    }
-    const name = src.substring(nameStart, pos);
-    while (pos < n && isXmlSpace(src.charCodeAt(pos))) pos++;
-    const attrStart = pos;
-    let quote = 0;
-    while (pos < n) {
-      const c = src.charCodeAt(pos);
-      if (quote !== 0) {
-        if (c === quote) quote = 0;
-      } else if (c === 34 || c === 39) {
-        quote = c;
-      } else if (c === 62 || c === 47) {
-        break;
-      }
-      pos++;
-    }
-    const attrs = src.substring(attrStart, pos).trimEnd();
-    let selfClose = false;
-    if (src.charCodeAt(pos) === 47) {
-      selfClose = true;
-      pos++;
-    }
-    if (src.charCodeAt(pos) === 62) pos++;
-    if (name.length > 0) yield { kind: "open", name, attrs, selfClose };
-  }
-}
-
-function skipPast(src: string, from: number, needle: string): number {
-  const at = src.indexOf(needle, from);
-  return at === -1 ? src.length : at + needle.length;
-}
-
-function isXmlSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 13 || c === 10;
-}
-
-function localName(name: string): string {
-  const colon = name.indexOf(":");
-  return colon === -1 ? name : name.substring(colon + 1);
-}
-
-/** Raw value of attribute `name` (also matched with any namespace prefix, `id` finds `r:id`). */
-function attr(attrs: string, name: string): string | null {
-  let pos = 0;
-  const n = attrs.length;
-  while (pos < n) {
-    while (pos < n && isXmlSpace(attrs.charCodeAt(pos))) pos++;
-    if (pos >= n) break;
-    const eq = attrs.indexOf("=", pos);
-    if (eq === -1) break;
-    const rawName = attrs.substring(pos, eq).trim();
-    pos = eq + 1;
-    if (pos >= n) break;
-    const q = attrs.charCodeAt(pos);
-    if (q !== 34 && q !== 39) {
-      while (pos < n && !isXmlSpace(attrs.charCodeAt(pos))) pos++;
-      continue;
-    }
-    pos++;
-    let end = attrs.indexOf(String.fromCharCode(q), pos);
-    if (end === -1) end = n;
-    const value = attrs.substring(pos, end);
-    pos = end + 1;
-    if (rawName === name || (!name.includes(":") && rawName.endsWith(":" + name))) return value;
-  }
-  return null;
-}
-
-/** Decode XML entity and character references (lenient, as bxp). */
-export function decodeXmlEntities(raw: string): string {
-  if (!raw.includes("&")) return raw;
-  let out = "";
-  let pos = 0;
-  for (;;) {
-    const amp = raw.indexOf("&", pos);
-    if (amp === -1) return out + raw.substring(pos);
-    out += raw.substring(pos, amp);
-    const semi = raw.indexOf(";", amp + 1);
-    if (semi === -1) {
-      out += "&";
-      pos = amp + 1;
-      continue;
-    }
-    const entity = raw.substring(amp + 1, semi);
-    pos = semi + 1;
-    switch (entity) {
-      case "amp":
-        out += "&";
-        continue;
-      case "lt":
-        out += "<";
-        continue;
-      case "gt":
-        out += ">";
-        continue;
-      case "quot":
-        out += '"';
-        continue;
-      case "apos":
-        out += "'";
-        continue;
-    }
-    if (entity.length > 1 && entity[0] === "#") {
-      const hex = entity.length > 2 && entity[1] === "x";
-      const digits = hex ? entity.substring(2) : entity.substring(1);
-      const valid = hex ? /^[0-9a-fA-F]+$/.test(digits) : /^[0-9]+$/.test(digits);
-      const cp = valid ? parseInt(digits, hex ? 16 : 10) : NaN;
-      const ok = Number.isFinite(cp) && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
-      out += String.fromCodePoint(ok ? cp : 0xfffd);
-      continue;
-    }
-    out += "&" + entity + ";";
-  }
-}
-
-function hasUtf16Bom(bytes: Uint8Array): boolean {
-  return bytes.length >= 2 &&
-    ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
-}
-
-// ---------------------------------------------------------------------------
-// Cell helpers
-// ---------------------------------------------------------------------------
-
-/** 0-based column of a cell reference (`A1` -> 0, `AA7` -> 26); no letters gives 0, as bxp. */
-export function columnIndex(ref: string): number {
-  let col = 0;
-  for (let i = 0; i < ref.length; i++) {
-    const c = ref.charCodeAt(i) | 0x20; // lower-case ASCII letters
-    if (c < 97 || c > 122) break;
-    col = col * 26 + (c - 96);
-  }
-  return col > 0 ? col - 1 : 0;
-}
-
-/** True for Excel's built-in date/time number formats. */
-export function isBuiltinDateFormat(id: number): boolean {
-  return (id >= 14 && id <= 22) || (id >= 45 && id <= 47);
-}
-
-/** True when a custom number format code shows a date or time (d/y/h/m outside quotes and brackets). */
-export function isDateFormatCode(code: string): boolean {
-  if (code.toLowerCase() === "general") return false;
-  let inString = 0;
-  for (let i = 0; i < code.length; i++) {
-    const c = code.charCodeAt(i);
-    if (inString !== 0) {
-      if (c === inString) inString = 0;
-      continue;
-    }
-    if (c === 34 || c === 39) inString = c;
-    else if (c === 91 /* [ */) {
-      while (i < code.length && code.charCodeAt(i) !== 93) i++;
-    } else if ("dDyYhHmM".includes(code[i])) return true;
-  }
-  return false;
-}
-
-function civilFromDays(days: number): [number, number, number] {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor(
-    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
-  );
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  return [y, m, d];
-}
-
-const pad2 = (n: number) => String(n).padStart(2, "0");
-
-/** An Excel serial (1900 system; 25569 = 1970-01-01) as `YYYY-MM-DD HH:MM:SS`, seconds truncated. */
-export function excelSerialToDateTime(serial: number): string {
-  const whole = Math.floor(serial);
-  const [y, m, d] = civilFromDays(whole - 25569);
-  const secs = Math.floor((serial - whole) * 86400);
-  const hh = Math.floor(secs / 3600);
-  const mm = Math.floor((secs % 3600) / 60);
-  const ss = secs % 60;
-  return `${String(y).padStart(4, "0")}-${pad2(m)}-${pad2(d)} ${pad2(hh)}:${pad2(mm)}:${pad2(ss)}`;
-}
-
-const FLOAT_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-function resolveCell(
-  raw: string,
-  type: string,
-  style: number,
-  shared: readonly string[],
-  dateStyles: ReadonlySet<number>,
-): string {
-  if (type === "s") {
-    const idx = /^\d+$/.test(raw) ? Number(raw) : -1;
-    return idx >= 0 && idx < shared.length ? shared[idx] : "";
-  }
-  if (type === "inlineStr" || type === "str") return raw;
-  if (type === "b") return raw === "1" ? "TRUE" : "FALSE";
-  if (type === "e" || raw.length === 0) return "";
-  if (dateStyles.has(style)) {
-    if (!FLOAT_TEXT.test(raw)) return raw;
-    return excelSerialToDateTime(Number(raw));
-  }
-  return xlsxNumberText(raw);
-}
-
-// ---------------------------------------------------------------------------
-// Workbook
-// ---------------------------------------------------------------------------
+/** The workbook, relationships and styles parts are read whole; larger ones are refused. */
+export const SMALL_PART_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * Characters of shared strings a workbook may hold (the table stays in memory while the sheet streams:
+ * about one byte per character for Latin-1 text, two otherwise, plus some 20 bytes per string).
+ */
+export const SHARED_STRINGS_MAX_CHARS = 64 * 1024 * 1024;
+/** Compressed bytes read at a time from a streamed part. */
+const PART_CHUNK = 256 * 1024;
 
 const utf8 = new TextDecoder("utf-8");
 
-function partText(bytes: Uint8Array, part: string): string {
-  if (hasUtf16Bom(bytes)) {
-    throw new XlsxError(
-      "Utf16XmlUnsupported",
-      `xlsx part '${part}' is UTF-16 encoded XML, which is not supported — re-save the workbook as a normal .xlsx`,
-    );
-  }
-  return utf8.decode(bytes);
+function corrupt(err: unknown): XlsxError {
+  if (err instanceof XlsxError) return err;
+  return new XlsxError("XlsxCorrupt", `cannot read xlsx archive: ${(err as Error).message}`);
+}
+
+/**
+ * Feeds a member's uncompressed bytes, inflated here chunk by chunk, to `onBytes` (the calling thread: used
+ * for the shared strings and by {@link XlsxWorkbook.sheetRows}; the engine streams large sheets itself).
+ */
+export async function forEachMemberChunk(
+  reader: RangeReader,
+  entry: ZipEntry,
+  onBytes: (bytes: Uint8Array) => void,
+): Promise<void> {
+  const inflater = new MemberInflater({ ...entry, name: entry.name });
+  const start = await memberDataOffset(reader, entry);
+  const end = start + entry.compressedSize;
+  let at = start;
+  do {
+    const len = Math.min(PART_CHUNK, end - at);
+    const chunk = await reader.read(at, len);
+    at += len;
+    for (const piece of inflater.push(chunk, at >= end)) onBytes(piece);
+  } while (at < end);
 }
 
 /** An opened workbook: sheet names in workbook order, shared strings and date styles parsed once. */
 export class XlsxWorkbook {
   /** Sheet names in workbook order. */
   readonly sheetNames: readonly string[];
-  readonly #zip: Uint8Array;
-  readonly #entryNames: Map<string, string>; // normalised path -> raw name in the archive
+  /** The archive. */
+  readonly reader: RangeReader;
+  readonly #entries: Map<string, ZipEntry>; // normalised path -> central directory record
   readonly #sheetPaths: Map<string, string>;
   readonly #shared: string[];
   readonly #dateStyles: Set<number>;
 
-  /** Open workbook `bytes` (the .xlsx file). */
-  constructor(bytes: Uint8Array) {
-    this.#zip = bytes;
-    this.#entryNames = new Map();
-    try {
-      unzipSync(bytes, {
-        filter: (file) => {
-          this.#entryNames.set(file.name.replaceAll("\\", "/"), file.name);
-          return false;
-        },
-      });
-    } catch (err) {
-      throw new XlsxError("XlsxCorrupt", `cannot read xlsx archive: ${(err as Error).message}`);
-    }
-    const parts = this.#readParts([
-      "xl/workbook.xml",
-      "xl/_rels/workbook.xml.rels",
-      "xl/sharedStrings.xml",
-      "xl/styles.xml",
-    ]);
-    const [names, paths] = parseWorkbook(
-      parts.get("xl/workbook.xml"),
-      parts.get("xl/_rels/workbook.xml.rels"),
-    );
+  private constructor(
+    reader: RangeReader,
+    entries: Map<string, ZipEntry>,
+    names: string[],
+    paths: Map<string, string>,
+    shared: string[],
+    dateStyles: Set<number>,
+  ) {
+    this.reader = reader;
+    this.#entries = entries;
     this.sheetNames = names;
     this.#sheetPaths = paths;
-    this.#shared = parseSharedStrings(parts.get("xl/sharedStrings.xml"));
-    this.#dateStyles = parseDateStyles(parts.get("xl/styles.xml"));
+    this.#shared = shared;
+    this.#dateStyles = dateStyles;
   }
 
-  #readParts(paths: readonly string[]): Map<string, string> {
-    const rawToPath = new Map<string, string>();
-    for (const p of paths) {
-      const raw = this.#entryNames.get(p);
-      if (raw !== undefined) rawToPath.set(raw, p);
-    }
-    let files: Record<string, Uint8Array>;
+  /** Opens a workbook read through `reader` (the .xlsx file). Throws {@link XlsxError}. */
+  static async open(reader: RangeReader): Promise<XlsxWorkbook> {
+    const entries = new Map<string, ZipEntry>();
+    const order = new Map<ZipEntry, number>();
     try {
-      files = unzipSync(this.#zip, { filter: (file) => rawToPath.has(file.name) });
+      for (const [i, e] of (await readZipEntries(reader)).entries()) {
+        entries.set(e.name.replaceAll("\\", "/"), e);
+        order.set(e, i);
+      }
     } catch (err) {
-      throw new XlsxError("XlsxCorrupt", `cannot read xlsx archive: ${(err as Error).message}`);
+      throw corrupt(err);
     }
-    const out = new Map<string, string>();
-    for (const [raw, bytes] of Object.entries(files)) {
-      const path = rawToPath.get(raw)!;
-      out.set(path, partText(bytes, path));
+    const wanted = ["xl/workbook.xml", "xl/_rels/workbook.xml.rels", "xl/sharedStrings.xml", "xl/styles.xml"]
+      .filter((p) => entries.has(p))
+      // Parts are checked in archive order, so the first UTF-16 part named is the first stored.
+      .sort((a, b) => order.get(entries.get(a)!)! - order.get(entries.get(b)!)!);
+    const texts = new Map<string, string>();
+    let shared: string[] = [];
+    try {
+      for (const path of wanted) {
+        const entry = entries.get(path)!;
+        if (path === "xl/sharedStrings.xml") {
+          shared = await readSharedStrings(reader, entry);
+          continue;
+        }
+        if (entry.size > SMALL_PART_MAX_BYTES) {
+          throw new XlsxError(
+            "XlsxCorrupt",
+            `xlsx part '${path}' is ${entry.size} bytes, more than the ${SMALL_PART_MAX_BYTES} read whole`,
+          );
+        }
+        const bytes = await readMemberWhole(reader, entry);
+        const refusal = utf16Refusal(bytes, path);
+        if (refusal !== null) throw refusal;
+        texts.set(path, utf8.decode(bytes));
+      }
+    } catch (err) {
+      throw corrupt(err);
     }
-    return out;
+    const [names, paths] = parseWorkbook(
+      texts.get("xl/workbook.xml"),
+      texts.get("xl/_rels/workbook.xml.rels"),
+    );
+    return new XlsxWorkbook(
+      reader,
+      entries,
+      names,
+      paths,
+      shared,
+      parseDateStyles(texts.get("xl/styles.xml")),
+    );
   }
 
   /** The first sheet (workbook order) whose name starts with `prefix`, or null. */
@@ -390,227 +186,104 @@ export class XlsxWorkbook {
     return this.sheetNames.find((name) => name.startsWith(prefix)) ?? null;
   }
 
-  /**
-   * Rows of a sheet as bxp shapes them: the header row first (leading empty cells dropped), then every
-   * later row cut/padded to the header width. Empty when the header row is not in the sheet.
-   */
-  sheetRows(sheetName: string, headerRow: number): string[][] {
+  /** The sheet's part: its path and central directory record. Throws {@link XlsxError} when missing. */
+  sheetPart(sheetName: string): { path: string; entry: ZipEntry } {
     const path = this.#sheetPaths.get(sheetName);
     if (path === undefined) throw new XlsxError("XlsxMissingPart", `xlsx has no sheet named '${sheetName}'`);
-    const text = this.#readParts([path]).get(path);
-    if (text === undefined) {
+    const entry = this.#entries.get(path);
+    if (entry === undefined) {
       throw new XlsxError("XlsxMissingPart", `xlsx sheet '${sheetName}' points to missing part '${path}'`);
     }
-    return readSheet(text, headerRow, this.#shared, this.#dateStyles);
-  }
-}
-
-function sheetPartPath(target: string): string {
-  // bxp joins "xl/" + Target; a package-absolute Target ("/xl/...") is read from the package root.
-  return target.startsWith("/") ? target.substring(1) : "xl/" + target;
-}
-
-function parseWorkbook(
-  workbookXml: string | undefined,
-  relsXml: string | undefined,
-): [string[], Map<string, string>] {
-  const ridToTarget = new Map<string, string>();
-  if (relsXml !== undefined) {
-    for (const tok of xmlTokens(relsXml)) {
-      if (tok.kind !== "open" || localName(tok.name) !== "Relationship") continue;
-      const type = attr(tok.attrs, "Type");
-      const id = attr(tok.attrs, "Id");
-      const target = attr(tok.attrs, "Target");
-      if (type === null || !type.endsWith("/worksheet") || id === null || target === null) continue;
-      ridToTarget.set(id, decodeXmlEntities(target));
+    if (entry.method !== 0 && entry.method !== 8) {
+      throw new XlsxError(
+        "XlsxCorrupt",
+        `cannot read xlsx archive: unknown compression type ${entry.method}`,
+      );
     }
+    return { path, entry };
   }
-  const names: string[] = [];
-  const paths = new Map<string, string>();
-  if (workbookXml === undefined) return [names, paths];
-  for (const tok of xmlTokens(workbookXml)) {
-    if (tok.kind !== "open" || localName(tok.name) !== "sheet") continue;
-    const name = attr(tok.attrs, "name");
-    const rid = attr(tok.attrs, "id");
-    if (name === null || rid === null) continue;
-    const target = ridToTarget.get(rid);
-    if (target === undefined) continue;
-    const decoded = decodeXmlEntities(name);
-    if (!paths.has(decoded)) names.push(decoded);
-    paths.set(decoded, sheetPartPath(target));
-  }
-  return [names, paths];
-}
 
-function parseSharedStrings(xml: string | undefined): string[] {
-  const strings: string[] = [];
-  if (xml === undefined) return strings;
-  let inItem = false;
-  let inText = false;
-  let current = "";
-  for (const tok of xmlTokens(xml)) {
-    if (tok.kind === "open") {
-      const tag = localName(tok.name);
-      if (tag === "si") {
-        inItem = true;
-        current = "";
-      } else if (inItem && tag === "t") {
-        inText = true;
-      }
-    } else if (tok.kind === "close") {
-      const tag = localName(tok.name);
-      if (tag === "si") {
-        inItem = false;
-        inText = false;
-        strings.push(current);
-      } else if (tag === "t") {
-        inText = false;
-      }
-    } else if (inText) {
-      current += decodeXmlEntities(tok.text);
+  /** What {@link SheetCsv} needs to render a sheet of this workbook. */
+  sheetContext(path: string, headerRow: number): SheetContext {
+    return { headerRow, shared: this.#shared, dateStyles: this.#dateStyles, part: path };
+  }
+
+  /**
+   * Rows of a sheet as bxp shapes them: the header row first (leading empty cells dropped), then every
+   * later row cut/padded to the header width. Empty when the header row is not in the sheet. The rows are
+   * collected in memory: for tests and small sheets.
+   */
+  async sheetRows(sheetName: string, headerRow: number): Promise<string[][]> {
+    const rows: string[][] = [];
+    await this.#streamSheet(sheetName, headerRow, (row) => rows.push(row));
+    return rows;
+  }
+
+  /** The sheet's intermediate CSV, whole (tests and small sheets; the engine streams it). */
+  sheetCsvText(sheetName: string, headerRow: number): Promise<string> {
+    return this.#streamSheet(sheetName, headerRow);
+  }
+
+  async #streamSheet(sheetName: string, headerRow: number, onRow?: (row: string[]) => void): Promise<string> {
+    const { path, entry } = this.sheetPart(sheetName);
+    const sheet = new SheetCsv(this.sheetContext(path, headerRow), onRow);
+    let csv = "";
+    try {
+      await forEachMemberChunk(this.reader, entry, (bytes) => {
+        csv += sheet.push(bytes);
+      });
+    } catch (err) {
+      throw corrupt(err);
     }
+    return csv + sheet.finish();
   }
-  return strings;
 }
-
-function parseDateStyles(xml: string | undefined): Set<number> {
-  const dateXf = new Set<number>();
-  if (xml === undefined) return dateXf;
-  const customDate = new Set<number>();
-  for (const tok of xmlTokens(xml)) {
-    if (tok.kind !== "open" || localName(tok.name) !== "numFmt") continue;
-    const id = attr(tok.attrs, "numFmtId");
-    const code = attr(tok.attrs, "formatCode");
-    if (id === null || code === null || !/^\d+$/.test(id)) continue;
-    if (isDateFormatCode(decodeXmlEntities(code))) customDate.add(Number(id));
-  }
-  let inCellXfs = false;
-  let index = 0;
-  for (const tok of xmlTokens(xml)) {
-    if (tok.kind === "open") {
-      const tag = localName(tok.name);
-      if (tag === "cellXfs") {
-        inCellXfs = true;
-      } else if (inCellXfs && tag === "xf") {
-        const id = attr(tok.attrs, "numFmtId");
-        if (id !== null && /^\d+$/.test(id)) {
-          const n = Number(id);
-          if (isBuiltinDateFormat(n) || customDate.has(n)) dateXf.add(index);
-        }
-        index++;
+async function readSharedStrings(reader: RangeReader, entry: ZipEntry): Promise<string[]> {
+  const table = new SharedStrings(SHARED_STRINGS_MAX_CHARS);
+  const scanner = new XmlScanner(table);
+  const decoder = new TextDecoder("utf-8");
+  let head: Uint8Array | null = new Uint8Array(0);
+  await forEachMemberChunk(reader, entry, (bytes) => {
+    if (head !== null) {
+      const joined = new Uint8Array(head.length + bytes.length);
+      joined.set(head);
+      joined.set(bytes, head.length);
+      if (joined.length < 2) {
+        head = joined;
+        return;
       }
-    } else if (tok.kind === "close" && localName(tok.name) === "cellXfs") {
-      inCellXfs = false;
-      index = 0;
+      head = null;
+      const refusal = utf16Refusal(joined, "xl/sharedStrings.xml");
+      if (refusal !== null) throw refusal;
+      bytes = joined;
     }
-  }
-  return dateXf;
-}
-
-function parseUint(text: string | null, fallback: number): number {
-  return text !== null && /^\d+$/.test(text) ? Number(text) : fallback;
-}
-
-function readSheet(
-  xml: string,
-  headerRow: number,
-  shared: readonly string[],
-  dateStyles: ReadonlySet<number>,
-): string[][] {
-  const rows: string[][] = [];
-  let cells: string[] = [];
-  let colCount = 0;
-  let skipCols = 0;
-  let currentRow = 0;
-  let inRow = false;
-  let inCell = false;
-  let inValue = false;
-  let inInlineText = false;
-  let cellCol = 0;
-  let cellType = "";
-  let cellStyle = 0;
-  let value = "";
-  for (const tok of xmlTokens(xml)) {
-    if (tok.kind === "open") {
-      const tag = localName(tok.name);
-      if (tag === "row") {
-        inRow = true;
-        currentRow = parseUint(attr(tok.attrs, "r"), 0);
-        cells = [];
-      } else if (inRow && tag === "c") {
-        // A self-closing <c/> never sees its </c>: like bxp, it contributes no cell.
-        inCell = true;
-        value = "";
-        cellType = attr(tok.attrs, "t") ?? "";
-        cellStyle = parseUint(attr(tok.attrs, "s"), 0);
-        cellCol = columnIndex(attr(tok.attrs, "r") ?? "");
-      } else if (inCell && tag === "v") {
-        inValue = true;
-      } else if (inCell && tag === "t") {
-        inInlineText = true;
-      }
-    } else if (tok.kind === "close") {
-      const tag = localName(tok.name);
-      if (tag === "v") inValue = false;
-      else if (tag === "t") inInlineText = false;
-      else if (tag === "c") {
-        inCell = false;
-        inValue = false;
-        inInlineText = false;
-        if (currentRow >= headerRow) {
-          while (cells.length <= cellCol) cells.push("");
-          cells[cellCol] = resolveCell(value, cellType, cellStyle, shared, dateStyles);
-        }
-      } else if (tag === "row") {
-        inRow = false;
-        if (currentRow === headerRow) {
-          skipCols = 0;
-          while (skipCols < cells.length && cells[skipCols].length === 0) skipCols++;
-          const header = cells.slice(skipCols);
-          colCount = header.length;
-          rows.push(header);
-        } else if (currentRow > headerRow && colCount > 0) {
-          const start = Math.min(skipCols, cells.length);
-          const row = new Array<string>(colCount);
-          for (let i = 0; i < colCount; i++) row[i] = cells[start + i] ?? "";
-          rows.push(row);
-        }
-      }
-    } else if (inValue || inInlineText) {
-      value += decodeXmlEntities(tok.text);
-    }
-  }
-  return rows;
-}
-
-// ---------------------------------------------------------------------------
-// Intermediate CSV
-// ---------------------------------------------------------------------------
-
-function csvField(value: string): string {
-  if (!/[,"\n\r]/.test(value)) return value;
-  return '"' + value.replaceAll('"', '""') + '"';
+    scanner.push(decoder.decode(bytes, { stream: true }));
+  });
+  if (head !== null) scanner.push(decoder.decode(head, { stream: true }));
+  scanner.push(decoder.decode());
+  scanner.finish();
+  return table.strings;
 }
 
 /** The intermediate CSV text for shaped sheet rows (comma, minimal double-quote quoting, LF endings). */
 export function xlsxRowsToCsv(rows: readonly (readonly string[])[]): string {
   let out = "";
-  for (const row of rows) out += row.map(csvField).join(",") + "\n";
+  for (const row of rows) out += csvLine(row);
   return out;
 }
 
 /**
- * Extract one sheet of a workbook as bxp's intermediate CSV. Returns null when no sheet name starts with
- * `spec.name` (bxp then writes nothing for it).
+ * Extract one sheet of a workbook as bxp's intermediate CSV, whole in memory (tests, small inputs). Returns
+ * null when no sheet name starts with `spec.name` (bxp then writes nothing for it).
  */
-export function extractSheetCsv(
+export async function extractSheetCsv(
   bytes: Uint8Array,
   spec: XlsxSheetSpec,
-): { sheetName: string; csv: string } | null {
-  const workbook = new XlsxWorkbook(bytes);
+): Promise<{ sheetName: string; csv: string } | null> {
+  const workbook = await XlsxWorkbook.open(bytesReader(bytes));
   const sheetName = workbook.findSheet(spec.name);
   if (sheetName === null) return null;
-  return { sheetName, csv: xlsxRowsToCsv(workbook.sheetRows(sheetName, spec.headerRow)) };
+  return { sheetName, csv: await workbook.sheetCsvText(sheetName, spec.headerRow) };
 }
 
 /** Intermediate CSV file name: the workbook file name without `.xlsx`, then `output_suffix`. */

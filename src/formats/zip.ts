@@ -16,18 +16,31 @@
  *
  * The messages of {@link ZipInputError} are bxp's texts without the leading `fatal error: ` / `warning: `.
  *
+ * The archive is read by ranges ({@link planArchive} reads only its central directory); members are inflated
+ * as streams by the caller (`src/engine/containers/`), or whole by {@link unzipMembers} for small inputs.
+ * Unlike fflate before it, every member's size and CRC-32 are checked.
+ *
  * @example
  * ```ts
  * import { zipSync } from "fflate";
  * import { unzipMembers } from "./zip.ts";
  * const zip = zipSync({ "CSV/a.csv": new TextEncoder().encode("x\n") });
- * unzipMembers(zip, { entryPattern: ".csv", dirMode: "basename", pathSeparator: "_" });
+ * await unzipMembers(zip, { entryPattern: ".csv", dirMode: "basename", pathSeparator: "_" });
  * // [{ entryName: "CSV/a.csv", outputName: "a.csv", bytes: Uint8Array [120, 10] }]
  * ```
  * @module
  */
 
-import { unzipSync } from "fflate";
+import {
+  bytesReader,
+  memberDataOffset,
+  type RangeReader,
+  readZipEntries,
+  type ZipEntry,
+} from "./zip/archive.ts";
+import { MemberInflater } from "./zip/member_inflater.ts";
+
+export type { RangeReader, ZipEntry } from "./zip/archive.ts";
 
 /** How member paths become flat file names (`zip_input.dir_mode`). */
 export type ZipDirMode = "basename" | "keep_path";
@@ -113,15 +126,19 @@ export function zipOutputName(entryName: string, options: ZipInputOptions): stri
     : basename(entryName);
 }
 
-/**
- * Select and name members from the archive's member names (in central-directory order), applying the
- * zip-slip and collision guards. Throws {@link ZipInputError} on the first refused name.
- */
-export function planZipMembers(entryNames: readonly string[], options: ZipInputOptions): ZipPlanEntry[] {
+/** A selected member: its plan entry, its index in the central directory and its directory record. */
+export interface ZipPlanMember extends ZipPlanEntry {
+  entry: ZipEntry;
+}
+
+function planIndexed(
+  entryNames: readonly string[],
+  options: ZipInputOptions,
+): (ZipPlanEntry & { index: number })[] {
   const zipName = options.zipName ?? "";
   const seen = new Set<string>();
-  const plan: ZipPlanEntry[] = [];
-  for (const rawName of entryNames) {
+  const plan: (ZipPlanEntry & { index: number })[] = [];
+  for (const [index, rawName] of entryNames.entries()) {
     const entryName = normaliseName(rawName);
     if (entryName.length === 0 || entryName.endsWith("/")) continue;
     if (!entryName.endsWith(options.entryPattern)) continue;
@@ -153,62 +170,100 @@ export function planZipMembers(entryNames: readonly string[], options: ZipInputO
       );
     }
     seen.add(outputName);
-    plan.push({ entryName, outputName });
+    plan.push({ index, entryName, outputName });
   }
   return plan;
 }
 
 /**
- * Unpack the selected members of `zipBytes`, in archive order. Names are validated for all members before
- * any is inflated.
+ * Select and name members from the archive's member names (in central-directory order), applying the
+ * zip-slip and collision guards. Throws {@link ZipInputError} on the first refused name.
  */
-export function unzipMembers(zipBytes: Uint8Array, options: ZipInputOptions): ZipMember[] {
+export function planZipMembers(entryNames: readonly string[], options: ZipInputOptions): ZipPlanEntry[] {
+  return planIndexed(entryNames, options).map(({ entryName, outputName }) => ({ entryName, outputName }));
+}
+
+/**
+ * Reads the archive's central directory (only its tail is read) and plans the members to unpack, in archive
+ * order. Throws {@link ZipInputError}: `corrupt` when the structure cannot be read, `unsupported_compression`
+ * when any member (selected or not, as bxp) is neither stored nor deflated, and the name refusals of
+ * {@link planZipMembers}. Nothing is inflated.
+ */
+export async function planArchive(reader: RangeReader, options: ZipInputOptions): Promise<ZipPlanMember[]> {
   const zipName = options.zipName ?? "";
-  const names: string[] = [];
-  const rawByNormalised = new Map<string, string>();
-  let unsupported = false;
-  // First pass reads the central directory only: the filter sees every member and inflates none.
+  let entries: ZipEntry[];
   try {
-    unzipSync(zipBytes, {
-      filter(file) {
-        names.push(file.name);
-        rawByNormalised.set(normaliseName(file.name), file.name);
-        if (file.compression !== 0 && file.compression !== 8) unsupported = true;
-        return false;
-      },
-    });
+    entries = await readZipEntries(reader);
   } catch (err) {
     throw new ZipInputError("corrupt", `cannot read zip '${zipName}': ${(err as Error).message}`);
   }
-  if (unsupported) {
+  if (entries.some((e) => e.method !== 0 && e.method !== 8)) {
     // bxp refuses the archive as a whole, even when the odd member is not one it would unpack.
     throw new ZipInputError(
       "unsupported_compression",
       `skipping '${zipName}': uses an unsupported compression method (only store + deflate are read)`,
     );
   }
-  const plan = planZipMembers(names, options);
-  if (plan.length === 0) return [];
-  const wanted = new Set(plan.map((p) => rawByNormalised.get(p.entryName) ?? p.entryName));
-  let unpacked: Record<string, Uint8Array>;
-  try {
-    unpacked = unzipSync(zipBytes, { filter: (file) => wanted.has(file.name) });
-  } catch (err) {
-    throw new ZipInputError("corrupt", `zip '${zipName}': failed unpacking: ${(err as Error).message}`);
-  }
-  return plan.map((p) => ({
-    ...p,
-    bytes: unpacked[rawByNormalised.get(p.entryName) ?? p.entryName] ?? new Uint8Array(0),
+  return planIndexed(entries.map((e) => e.name), options).map(({ index, entryName, outputName }) => ({
+    entryName,
+    outputName,
+    entry: entries[index],
   }));
 }
 
+/** The error a member that fails while unpacking is reported with (bxp's text, no prefix). */
+export function unpackFailure(zipName: string, err: unknown): ZipInputError {
+  if (err instanceof ZipInputError) return err;
+  return new ZipInputError(
+    "corrupt",
+    `zip '${zipName}': failed unpacking: ${err instanceof Error ? err.message : String(err)}`,
+  );
+}
+
+/** Inflates one planned member whole (small members; large ones are streamed by the engine). */
+export async function readMemberWhole(reader: RangeReader, entry: ZipEntry): Promise<Uint8Array> {
+  const start = await memberDataOffset(reader, entry);
+  const compressed = await reader.read(start, entry.compressedSize);
+  const pieces = new MemberInflater({ ...entry, name: entry.name }).push(compressed, true);
+  if (pieces.length === 1) return pieces[0];
+  const out = new Uint8Array(entry.size);
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * Unpack the selected members of `zipBytes` whole, in archive order. Names are validated for all members
+ * before any is inflated.
+ */
+export async function unzipMembers(zipBytes: Uint8Array, options: ZipInputOptions): Promise<ZipMember[]> {
+  const reader = bytesReader(zipBytes);
+  const plan = await planArchive(reader, options);
+  const out: ZipMember[] = [];
+  for (const p of plan) {
+    try {
+      out.push({
+        entryName: p.entryName,
+        outputName: p.outputName,
+        bytes: await readMemberWhole(reader, p.entry),
+      });
+    } catch (err) {
+      throw unpackFailure(options.zipName ?? "", err);
+    }
+  }
+  return out;
+}
+
 /** Unpack and hand each member to `onMember` in archive order (same guards as {@link unzipMembers}). */
-export function unzipEachMember(
+export async function unzipEachMember(
   zipBytes: Uint8Array,
   options: ZipInputOptions,
   onMember: (member: ZipMember) => void,
-): number {
-  const members = unzipMembers(zipBytes, options);
+): Promise<number> {
+  const members = await unzipMembers(zipBytes, options);
   for (const m of members) onMember(m);
   return members.length;
 }

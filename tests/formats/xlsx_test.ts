@@ -12,6 +12,7 @@ import {
   XlsxWorkbook,
 } from "../../src/formats/xlsx.ts";
 import { zipSync } from "fflate";
+import { bytesReader } from "../../src/formats/zip/archive.ts";
 import { parseCsvBytes } from "../../src/formats/csv_reader.ts";
 import { buildXlsx, type Cell } from "../_support/xlsx_builder.ts";
 
@@ -39,14 +40,14 @@ Deno.test(
       { name: "SUMMARY", rows: new Map([[1, ["nothing here"]]]) },
       { name: "CASH OPERATION 28022026", rows, firstColumn: 1 }, // column A left blank as a margin
     ]);
-    const got = extractSheetCsv(xlsx, { name: "CASH OPERATION", headerRow: 11 });
+    const got = await extractSheetCsv(xlsx, { name: "CASH OPERATION", headerRow: 11 });
     assert.ok(got);
     assert.equal(got.sheetName, "CASH OPERATION 28022026");
     assert.equal(got.csv, new TextDecoder().decode(csvBytes));
   },
 );
 
-Deno.test("cell rendering: types, numbers, dates, gaps, padding and quoting", () => {
+Deno.test("cell rendering: types, numbers, dates, gaps, padding and quoting", async () => {
   const rows = new Map<number, Cell[]>([
     [2, ["", "Name", "Amount", "When", "Flag", "Note"]],
     [3, [
@@ -72,9 +73,9 @@ Deno.test("cell rendering: types, numbers, dates, gaps, padding and quoting", ()
     [6, ["", "", "", { xml: '<c r="REF" s="4"><v>7.50</v></c>' }]],
     [8, ["", "line1\nline2"]],
   ]);
-  const wb = new XlsxWorkbook(buildXlsx([{ name: "Data", rows }]));
+  const wb = await XlsxWorkbook.open(bytesReader(buildXlsx([{ name: "Data", rows }])));
   assert.deepEqual(wb.sheetNames, ["Data"]);
-  const shaped = wb.sheetRows("Data", 2);
+  const shaped = await wb.sheetRows("Data", 2);
   assert.deepEqual(shaped, [
     ["Name", "Amount", "When", "Flag", "Note"],
     ["Alpha", "1.25", "2025-12-01 12:00:00", "TRUE", 'say "hi", ok'],
@@ -90,35 +91,42 @@ Deno.test("cell rendering: types, numbers, dates, gaps, padding and quoting", ()
   assert.equal(xlsxRowsToCsv([["line1\nline2", ""]]), '"line1\nline2",\n');
 });
 
-Deno.test("rows before the header are ignored; a missing sheet gives null", () => {
+Deno.test("rows before the header are ignored; a missing sheet gives null", async () => {
   const xlsx = buildXlsx([{
     name: "Report",
     rows: new Map([[1, ["title"]], [4, ["h1", "h2"]], [5, ["a", "b"]]]),
   }]);
-  assert.equal(extractSheetCsv(xlsx, { name: "Report", headerRow: 4 })?.csv, "h1,h2\na,b\n");
-  assert.equal(extractSheetCsv(xlsx, { name: "Cash", headerRow: 1 }), null);
-  assert.equal(extractSheetCsv(xlsx, { name: "Report", headerRow: 9 })?.csv, "", "header row past the data");
+  assert.equal((await extractSheetCsv(xlsx, { name: "Report", headerRow: 4 }))?.csv, "h1,h2\na,b\n");
+  assert.equal(await extractSheetCsv(xlsx, { name: "Cash", headerRow: 1 }), null);
+  assert.equal(
+    (await extractSheetCsv(xlsx, { name: "Report", headerRow: 9 }))?.csv,
+    "",
+    "header row past the data",
+  );
 });
 
-Deno.test("first sheet in workbook order wins among prefix matches", () => {
+Deno.test("first sheet in workbook order wins among prefix matches", async () => {
   const xlsx = buildXlsx([
     { name: "Closed Positions old", rows: new Map([[1, ["old"]]]) },
     { name: "Closed Positions", rows: new Map([[1, ["new"]]]) },
   ]);
-  assert.equal(extractSheetCsv(xlsx, { name: "Closed Positions", headerRow: 1 })?.csv, "old\n");
-  assert.equal(new XlsxWorkbook(xlsx).findSheet("Closed Positions o"), "Closed Positions old");
+  assert.equal((await extractSheetCsv(xlsx, { name: "Closed Positions", headerRow: 1 }))?.csv, "old\n");
+  assert.equal(
+    (await XlsxWorkbook.open(bytesReader(xlsx))).findSheet("Closed Positions o"),
+    "Closed Positions old",
+  );
 });
 
-Deno.test("UTF-16 parts are refused", () => {
+Deno.test("UTF-16 parts are refused", async () => {
   const xlsx = zipSync({
     "xl/workbook.xml": new Uint8Array([0xff, 0xfe, 0x3c, 0x00]),
   });
-  assert.throws(
-    () => new XlsxWorkbook(xlsx),
+  await assert.rejects(
+    () => XlsxWorkbook.open(bytesReader(xlsx)),
     (err: unknown) => err instanceof XlsxError && err.kind === "Utf16XmlUnsupported",
   );
-  assert.throws(
-    () => new XlsxWorkbook(new Uint8Array([1, 2, 3])),
+  await assert.rejects(
+    () => XlsxWorkbook.open(bytesReader(new Uint8Array([1, 2, 3]))),
     (err: unknown) => err instanceof XlsxError && err.kind === "XlsxCorrupt",
   );
 });

@@ -6,13 +6,22 @@
  */
 
 import { dirname, resolve } from "node:path";
-import type { EngineFs, StagedOutput } from "../../engine/host.ts";
+import type { EngineFs, RandomAccessFile, StagedOutput } from "../../engine/host.ts";
 import { DenoEngineFs } from "../deno_fs.ts";
 
 /** One captured output, in the order outputs were committed. */
 export interface CapturedOutput {
   path: string;
   bytes: Uint8Array;
+}
+
+/** Random access over bytes already in memory (reads hand out copies, as a file's reads would). */
+function bytesAsRandomAccess(bytes: Uint8Array): RandomAccessFile {
+  return {
+    size: bytes.length,
+    read: (offset, length) => Promise.resolve(bytes.slice(offset, Math.min(bytes.length, offset + length))),
+    close: () => Promise.resolve(),
+  };
 }
 
 /** {@link EngineFs} over the real files at `base`, with outputs captured in {@link outputs}. */
@@ -62,6 +71,13 @@ export class OverlayFs implements EngineFs {
   readFile(path: string): Promise<Uint8Array> {
     const mine = this.#files.get(this.#abs(path));
     return mine !== undefined ? Promise.resolve(mine) : this.#real.readFile(path);
+  }
+
+  openRandomAccess(path: string): Promise<RandomAccessFile> {
+    const mine = this.#files.get(this.#abs(path));
+    return mine !== undefined
+      ? Promise.resolve(bytesAsRandomAccess(mine))
+      : this.#real.openRandomAccess(path);
   }
 
   async exists(path: string): Promise<boolean> {

@@ -1,0 +1,240 @@
+/**
+ * The small XML scanner the xlsx reader needs (SpreadsheetML is plain: elements, attributes, text, entities),
+ * fed text in pieces of any size. A token is handed over only once its end is in view, so a tag, a text run
+ * or an entity split across pieces reads exactly as if the part had come whole; {@link XmlScanner.finish}
+ * then reads what is left as the whole-text reader did at the end of its input (an unterminated tag runs to
+ * the end).
+ *
+ * Rules (lenient, as bxp): `<?...?>`, `<!--...-->` and `<!...>` are skipped; `</name>` closes (name
+ * trimmed at the end); an opening tag's attributes run to the first `>` or `/` outside quotes, and a `/`
+ * right there makes it self-closing; text runs to the next `<`.
+ *
+ * @example
+ * ```ts
+ * import { XmlScanner } from "./xml.ts";
+ * const seen: string[] = [];
+ * const s = new XmlScanner({
+ *   open: (name) => seen.push(`<${name}>`),
+ *   close: (name) => seen.push(`</${name}>`),
+ *   text: (text) => seen.push(text),
+ * });
+ * s.push("<v>4");
+ * s.push("2</v>");
+ * s.finish(); // seen: ["<v>", "42", "</v>"]
+ * ```
+ * @module
+ */
+
+/** What a scanner reports, in document order. */
+export interface XmlHandler {
+  /** An opening (or self-closing) tag: raw name (prefix kept) and raw attribute text. */
+  open(name: string, attrs: string, selfClose: boolean): void;
+  /** A closing tag's raw name. */
+  close(name: string): void;
+  /** Raw text between tags (entities not decoded). */
+  text(text: string): void;
+}
+
+function isXmlSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 10;
+}
+
+/**
+ * Scans `src` from `pos` and reports every complete token; answers where it stopped (the start of the first
+ * token whose end is not in `src` yet), or `src.length` when `final` (then everything is reported).
+ */
+function scan(src: string, from: number, final: boolean, h: XmlHandler): number {
+  let pos = from;
+  const n = src.length;
+  while (pos < n) {
+    const start = pos;
+    if (src.charCodeAt(pos) !== 60 /* < */) {
+      let lt = src.indexOf("<", pos);
+      if (lt === -1) {
+        if (!final) return start;
+        lt = n;
+      }
+      h.text(src.substring(pos, lt));
+      pos = lt;
+      continue;
+    }
+    if (pos + 1 >= n && !final) return start;
+    const next = src.charCodeAt(pos + 1);
+    if (next === 63 /* ? */) {
+      const at = src.indexOf("?>", pos);
+      if (at === -1 && !final) return start;
+      pos = at === -1 ? n : at + 2;
+      continue;
+    }
+    if (next === 33 /* ! */) {
+      if (n - pos < 4 && !final) return start;
+      const comment = src.startsWith("<!--", pos);
+      const at = comment ? src.indexOf("-->", pos + 4) : src.indexOf(">", pos);
+      if (at === -1 && !final) return start;
+      pos = at === -1 ? n : at + (comment ? 3 : 1);
+      continue;
+    }
+    if (next === 47 /* / */) {
+      let gt = src.indexOf(">", pos);
+      if (gt === -1) {
+        if (!final) return start;
+        gt = n;
+      }
+      h.close(src.substring(pos + 2, gt).trimEnd());
+      pos = gt + 1;
+      continue;
+    }
+    pos++;
+    const nameStart = pos;
+    while (pos < n) {
+      const c = src.charCodeAt(pos);
+      if (c === 62 || c === 47 || isXmlSpace(c)) break;
+      pos++;
+    }
+    const nameEnd = pos;
+    while (pos < n && isXmlSpace(src.charCodeAt(pos))) pos++;
+    const attrStart = pos;
+    let quote = 0;
+    while (pos < n) {
+      const c = src.charCodeAt(pos);
+      if (quote !== 0) {
+        if (c === quote) quote = 0;
+      } else if (c === 34 || c === 39) {
+        quote = c;
+      } else if (c === 62 || c === 47) {
+        break;
+      }
+      pos++;
+    }
+    // The end of the tag must be in view: its `>` or `/`, and after a `/` the character that follows.
+    if (!final && (pos >= n || (src.charCodeAt(pos) === 47 && pos + 1 >= n))) return start;
+    const attrs = src.substring(attrStart, pos).trimEnd();
+    let selfClose = false;
+    if (src.charCodeAt(pos) === 47) {
+      selfClose = true;
+      pos++;
+    }
+    if (src.charCodeAt(pos) === 62) pos++;
+    if (nameEnd > nameStart) h.open(src.substring(nameStart, nameEnd), attrs, selfClose);
+  }
+  return pos;
+}
+
+/** Scans XML text pushed in pieces; see the module notes. */
+export class XmlScanner {
+  readonly #handler: XmlHandler;
+  /** Text of tokens not complete yet (the start of the next token onwards). */
+  #rest = "";
+
+  constructor(handler: XmlHandler) {
+    this.#handler = handler;
+  }
+
+  /** Reports every token completed by `text`. */
+  push(text: string): void {
+    if (text.length === 0) return;
+    const src = this.#rest.length === 0 ? text : this.#rest + text;
+    const stop = scan(src, 0, false, this.#handler);
+    this.#rest = stop >= src.length ? "" : src.substring(stop);
+  }
+
+  /** Reports what is left, as the end of the document. */
+  finish(): void {
+    const src = this.#rest;
+    this.#rest = "";
+    if (src.length > 0) scan(src, 0, true, this.#handler);
+  }
+}
+
+/**
+ * Scans a whole text.
+ *
+ * @example
+ * ```ts
+ * import { scanXml } from "./xml.ts";
+ * scanXml("<a x='1'/>", { open: (n, a, s) => console.log(n, a, s), close() {}, text() {} }); // a x='1' true
+ * ```
+ */
+export function scanXml(src: string, handler: XmlHandler): void {
+  scan(src, 0, true, handler);
+}
+
+/** The name without its namespace prefix (`x:row` -> `row`). */
+export function localName(name: string): string {
+  const colon = name.indexOf(":");
+  return colon === -1 ? name : name.substring(colon + 1);
+}
+
+/** Raw value of attribute `name` (also matched with any namespace prefix, `id` finds `r:id`). */
+export function attr(attrs: string, name: string): string | null {
+  let pos = 0;
+  const n = attrs.length;
+  while (pos < n) {
+    while (pos < n && isXmlSpace(attrs.charCodeAt(pos))) pos++;
+    if (pos >= n) break;
+    const eq = attrs.indexOf("=", pos);
+    if (eq === -1) break;
+    const rawName = attrs.substring(pos, eq).trim();
+    pos = eq + 1;
+    if (pos >= n) break;
+    const q = attrs.charCodeAt(pos);
+    if (q !== 34 && q !== 39) {
+      while (pos < n && !isXmlSpace(attrs.charCodeAt(pos))) pos++;
+      continue;
+    }
+    pos++;
+    let end = attrs.indexOf(q === 34 ? '"' : "'", pos);
+    if (end === -1) end = n;
+    const value = attrs.substring(pos, end);
+    pos = end + 1;
+    if (rawName === name || (!name.includes(":") && rawName.endsWith(":" + name))) return value;
+  }
+  return null;
+}
+
+/** Decode XML entity and character references (lenient, as bxp). */
+export function decodeXmlEntities(raw: string): string {
+  if (!raw.includes("&")) return raw;
+  let out = "";
+  let pos = 0;
+  for (;;) {
+    const amp = raw.indexOf("&", pos);
+    if (amp === -1) return out + raw.substring(pos);
+    out += raw.substring(pos, amp);
+    const semi = raw.indexOf(";", amp + 1);
+    if (semi === -1) {
+      out += "&";
+      pos = amp + 1;
+      continue;
+    }
+    const entity = raw.substring(amp + 1, semi);
+    pos = semi + 1;
+    switch (entity) {
+      case "amp":
+        out += "&";
+        continue;
+      case "lt":
+        out += "<";
+        continue;
+      case "gt":
+        out += ">";
+        continue;
+      case "quot":
+        out += '"';
+        continue;
+      case "apos":
+        out += "'";
+        continue;
+    }
+    if (entity.length > 1 && entity[0] === "#") {
+      const hex = entity.length > 2 && entity[1] === "x";
+      const digits = hex ? entity.substring(2) : entity.substring(1);
+      const valid = hex ? /^[0-9a-fA-F]+$/.test(digits) : /^[0-9]+$/.test(digits);
+      const cp = valid ? parseInt(digits, hex ? 16 : 10) : NaN;
+      const ok = Number.isFinite(cp) && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
+      out += String.fromCodePoint(ok ? cp : 0xfffd);
+      continue;
+    }
+    out += "&" + entity + ";";
+  }
+}

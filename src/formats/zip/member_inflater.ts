@@ -1,0 +1,114 @@
+/**
+ * Turns one member's compressed bytes, pushed in chunks, into its uncompressed bytes, checking what the
+ * central directory promised: the size (never exceeded, so a lying archive cannot fill memory) and the
+ * CRC-32. Synchronous and free of I/O, so it runs the same on the calling thread and on a worker.
+ *
+ * @example
+ * ```ts
+ * import { deflateSync } from "fflate";
+ * import { crc32 } from "./crc32.ts";
+ * import { MemberInflater } from "./member_inflater.ts";
+ * const data = new TextEncoder().encode("a,b\n1,2\n");
+ * const inflater = new MemberInflater({ method: 8, size: data.length, crc32: crc32(data), name: "x.csv" });
+ * const pieces = inflater.push(deflateSync(data), true); // [Uint8Array(8)]
+ * ```
+ * @module
+ */
+
+import { Inflate } from "fflate";
+import { crc32 } from "./crc32.ts";
+
+/** What the central directory says about a member. */
+export interface MemberFacts {
+  /** 0 store, 8 deflate. */
+  method: number;
+  /** Uncompressed size. */
+  size: number;
+  crc32: number;
+  /** For messages. */
+  name: string;
+}
+
+/** A member's bytes do not match what the archive promised, or cannot be inflated. */
+export class MemberDataError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MemberDataError";
+  }
+}
+
+/**
+ * A deflate input slice is inflated at most this many bytes at a time: fflate hands back everything one push
+ * produced, so small slices keep a highly compressed member's output per call small.
+ */
+const SLICE = 32 * 1024;
+
+/** One member being inflated. */
+export class MemberInflater {
+  readonly #facts: MemberFacts;
+  readonly #inflate: Inflate | null;
+  #pieces: Uint8Array[] = [];
+  #produced = 0;
+  #crc = 0;
+  #done = false;
+
+  constructor(facts: MemberFacts) {
+    if (facts.method !== 0 && facts.method !== 8) {
+      throw new MemberDataError(`member '${facts.name}' uses compression method ${facts.method}`);
+    }
+    this.#facts = facts;
+    this.#inflate = facts.method === 8 ? new Inflate((data) => this.#take(data)) : null;
+  }
+
+  /** Uncompressed bytes so far. */
+  get produced(): number {
+    return this.#produced;
+  }
+
+  /**
+   * Inflates the next compressed chunk; `final` marks the member's last one (then size and CRC are checked).
+   * Returns the uncompressed pieces (arrays the caller owns). Throws {@link MemberDataError}.
+   */
+  push(chunk: Uint8Array, final: boolean): Uint8Array[] {
+    if (this.#done) throw new MemberDataError(`member '${this.#facts.name}': data after its end`);
+    this.#pieces = [];
+    if (this.#inflate === null) {
+      this.#take(chunk);
+    } else {
+      try {
+        if (chunk.length === 0) this.#inflate.push(chunk, final);
+        for (let at = 0; at < chunk.length; at += SLICE) {
+          const end = Math.min(chunk.length, at + SLICE);
+          this.#inflate.push(chunk.subarray(at, end), final && end === chunk.length);
+        }
+      } catch (err) {
+        if (err instanceof MemberDataError) throw err;
+        throw new MemberDataError(`member '${this.#facts.name}': ${(err as Error).message}`);
+      }
+    }
+    if (final) {
+      this.#done = true;
+      if (this.#produced !== this.#facts.size) {
+        throw new MemberDataError(
+          `member '${this.#facts.name}' holds ${this.#produced} bytes, the archive says ${this.#facts.size}`,
+        );
+      }
+      if (this.#crc !== this.#facts.crc32) {
+        throw new MemberDataError(`member '${this.#facts.name}' fails its CRC-32 check (damaged archive)`);
+      }
+    }
+    return this.#pieces;
+  }
+
+  #take(data: Uint8Array): void {
+    if (data.length === 0) return;
+    this.#produced += data.length;
+    if (this.#produced > this.#facts.size) {
+      throw new MemberDataError(
+        `member '${this.#facts.name}' holds more than the ${this.#facts.size} bytes the archive says`,
+      );
+    }
+    this.#crc = crc32(data, this.#crc);
+    this.#pieces.push(data);
+  }
+}
