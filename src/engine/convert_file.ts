@@ -279,10 +279,14 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
         progress.bytes = progressBase.bytes + reached;
         return drain();
       };
-      await source.forEachRecord((fields, offset) => {
-        reached = offset;
-        rows.evalRecord(fields, offset, ++n);
-      }, afterChunk);
+      await source.forEachRecord(
+        (fields, offset, raw) => {
+          reached = offset;
+          rows.evalRecord(fields, offset, ++n, raw);
+        },
+        afterChunk,
+        rows.lazyFields,
+      );
       counts = {
         records: n,
         rowsWritten: rows.rowsWritten,

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { type CompiledExpr, compileExpression } from "../lang/mod.ts";
+import { type CompiledExpr, compileExpression, fieldReads } from "../lang/mod.ts";
 import type { TemplateConfig } from "../config/model.ts";
 import { type DateCheck, planDateChecks } from "./tally.ts";
 
@@ -69,9 +69,21 @@ export interface TemplatePlan {
   readonly actionSlot: number;
   /** Whole-expression `DATE_CONVERT` variables of input_schema, watched for a format that never matches. */
   readonly dateChecks: readonly DateCheck[];
+  /**
+   * Per input var: the column of a bare `$v: [Column]` whose value the main pass may copy from the input
+   * line as is (see row_eval.ts), else null. `$date` and `$action` never are (the filter and the trace read
+   * them), nor a slot that another input var also writes.
+   */
+  readonly verbatimColumns: readonly (string | null)[];
+  /**
+   * Columns the main pass's expressions read, apart from those copies; null when some expression reads
+   * fields by position (`FIELDS(n)`), so every field may be read.
+   */
+  readonly readColumns: readonly string[] | null;
 }
 
 const DATE_VAR = "$date";
+const ACTION_VAR = "$action";
 
 /** Hands out one slot per distinct variable name. */
 class Slots {
@@ -97,6 +109,32 @@ function planVars(entries: readonly (readonly [string, string])[], slots: Slots)
   }));
 }
 
+/** Which input vars are bare column copies, and which columns everything else reads (see TemplatePlan). */
+function planFieldReads(
+  inputVars: readonly PlannedVar[],
+  others: readonly string[],
+): { verbatimColumns: (string | null)[]; readColumns: string[] | null } {
+  const writers = new Map<number, number>();
+  for (const v of inputVars) writers.set(v.slot, (writers.get(v.slot) ?? 0) + 1);
+  const read = new Set<string>();
+  let positional = false;
+  const note = (src: string) => {
+    const r = fieldReads(src);
+    positional ||= r.positional;
+    for (const c of r.columns) read.add(c);
+  };
+  const verbatimColumns = inputVars.map((v) => {
+    const r = fieldReads(v.source);
+    if (r.column !== null && v.name !== DATE_VAR && v.name !== ACTION_VAR && writers.get(v.slot) === 1) {
+      return r.column;
+    }
+    note(v.source);
+    return null;
+  });
+  for (const src of others) note(src);
+  return { verbatimColumns, readColumns: positional ? null : [...read] };
+}
+
 function skipSet(rows: readonly (readonly PlannedVar[])[], inputNames: ReadonlySet<string>): Set<string> {
   const skip = new Set<string>();
   if (rows.length === 0) return skip;
@@ -114,7 +152,7 @@ export function planTemplate(
 ): TemplatePlan {
   const slots = new Slots();
   const dateSlot = slots.of(DATE_VAR);
-  const actionSlot = slots.of("$action");
+  const actionSlot = slots.of(ACTION_VAR);
   const inputVars = planVars(template.inputSchema, slots);
   const inputNames = new Set(inputVars.map((v) => v.name));
   const rules: PlannedRule[] = (template.rowRules ?? []).map((rule) => {
@@ -134,6 +172,12 @@ export function planTemplate(
     key: compileExpression(block.key),
     values: planVars(block.values, new Slots()),
   }));
+  const dateChecks = planDateChecks(inputVars);
+  const others: string[] = dateChecks.map((c) => c.input.source);
+  for (const r of rules) {
+    others.push(r.whenSource);
+    for (const row of r.rows) for (const o of row) others.push(o.source);
+  }
   const maps = new Map<string, ReadonlyMap<string, string>>(globalMaps);
   for (const [name, map] of template.maps) maps.set(name, map);
   return {
@@ -150,7 +194,8 @@ export function planTemplate(
     slotNames: slots.names,
     dateSlot,
     actionSlot,
-    dateChecks: planDateChecks(inputVars),
+    dateChecks,
+    ...planFieldReads(inputVars, others),
   };
 }
 

@@ -12,7 +12,12 @@
  * @module
  */
 
-import { CsvParser, CsvRecordTooLongError, MAX_BUFFERED_RECORD_BYTES } from "../formats/csv_reader.ts";
+import {
+  CsvParser,
+  CsvRecordTooLongError,
+  type FieldBounds,
+  MAX_BUFFERED_RECORD_BYTES,
+} from "../formats/csv_reader.ts";
 import { BlockSplitter, skipRecords } from "./parallel/lines.ts";
 import {
   JsonArrayParser,
@@ -40,11 +45,13 @@ export interface RecordSource {
   /**
    * One full pass over the data records, in order; `afterChunk` runs after the records of each input chunk
    * (the moment to write what they produced). Can be called again for a second pass. Records are handed over
-   * as they are parsed, never collected, so their strings die young.
+   * as they are parsed, never collected, so their strings die young. With `lazyFields` (CSV only) records
+   * come as the parser's lazy mode delivers them, with their field bounds (see `CsvParserOptions`).
    */
   forEachRecord(
-    onRecord: (fields: string[], offset: number) => void,
+    onRecord: (fields: string[], offset: number, raw: FieldBounds | null) => void,
     afterChunk: () => Promise<void>,
+    lazyFields?: Uint8Array | null,
   ): Promise<void>;
   /** Records of the last pass whose quotes did not pair up. */
   readonly unbalancedQuotes: number;
@@ -80,12 +87,12 @@ export class CsvRecordSource implements RecordSource {
     this.#name = name;
   }
 
-  #parser(onRecord: (fields: string[], offset: number) => void): CsvParser {
+  #parser(onRecord: (fields: string[], offset: number) => void, lazyFields?: Uint8Array): CsvParser {
     const t = this.#template;
     return new CsvParser(
       { delimiter: t.csvDelimiterIn, quote: t.csvTextQuoteIn, encoding: t.csvInputEncoding },
       onRecord,
-      { sourceName: this.#name },
+      { sourceName: this.#name, lazyFields },
     );
   }
 
@@ -111,8 +118,9 @@ export class CsvRecordSource implements RecordSource {
   }
 
   async forEachRecord(
-    onRecord: (fields: string[], offset: number) => void,
+    onRecord: (fields: string[], offset: number, raw: FieldBounds | null) => void,
     afterChunk: () => Promise<void>,
+    lazyFields?: Uint8Array | null,
   ): Promise<void> {
     const skip = this.#template.csvHeaderLine;
     let seen = 0;
@@ -121,8 +129,8 @@ export class CsvRecordSource implements RecordSource {
       seen++;
       if (seen <= skip) return;
       if (parser.lastRecordUnbalanced) unbalanced++; // bxp counts body records only
-      onRecord(capDataFields(fields), offset);
-    });
+      onRecord(capDataFields(fields), offset, parser.raw);
+    }, lazyFields ?? undefined);
     for await (const chunk of this.#fs.readChunks(this.#path, { reuseBuffers: true })) {
       // In 64 KiB slices: each decoded string stays below V8's large-object size and dies young.
       for (let at = 0; at < chunk.length; at += PARSE_SLICE) {
@@ -235,10 +243,10 @@ export class JsonRecordSource implements RecordSource {
   }
 
   async forEachRecord(
-    onRecord: (fields: string[], offset: number) => void,
+    onRecord: (fields: string[], offset: number, raw: FieldBounds | null) => void,
     afterChunk: () => Promise<void>,
   ): Promise<void> {
     const index = this.#columns.index;
-    await this.#pass((r) => onRecord(jsonRecordFields(r, index), r.offset), afterChunk);
+    await this.#pass((r) => onRecord(jsonRecordFields(r, index), r.offset, null), afterChunk);
   }
 }

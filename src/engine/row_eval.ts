@@ -15,6 +15,8 @@ import { outsideRange, requireComparableDate } from "./date_range.ts";
 import type { PlannedVar, TemplatePlan } from "./plan.ts";
 import type { RowWriter, TraceSink } from "./sinks.ts";
 import { newTally, type RowTally } from "./tally.ts";
+import { type FieldBounds, quoteChar } from "../formats/csv_reader.ts";
+import { type VerbatimRules, verbatimRules, verbatimSafe, verbatimSafeInCleanLine } from "./verbatim.ts";
 
 /** Where a row's results go. */
 export interface RowSinks {
@@ -73,6 +75,35 @@ export class RowEvaluator {
   readonly #bareDelimiter: string | null;
   /** Date checks by input var index. */
   readonly #dateCheckAt: (number | undefined)[];
+  /**
+   * Verbatim copies (see {@link RowEvaluator.lazyFields}): per input var the column index it copies, -1 when
+   * it is evaluated; null when this evaluator never copies.
+   */
+  readonly #copyColumn: Int32Array | null = null;
+  readonly #copyRules: VerbatimRules | null = null;
+  /** Per slot: where the value sits in the record's text when copied (start -1: it is the string). */
+  readonly #baseStart: Int32Array;
+  readonly #baseEnd: Int32Array;
+  readonly #rowStart: Int32Array;
+  readonly #rowEnd: Int32Array;
+  readonly #outStart: Int32Array;
+  readonly #outEnd: Int32Array;
+  /**
+   * Characters no copied value may hold that a line can still contain (CR, the output quote, an output
+   * delimiter other than the input one), with the next position of each in `#scanText`: lines free of
+   * them need no per-character check of their fields.
+   */
+  readonly #lineChars: string[] = [];
+  readonly #lineNext: number[] = [];
+  #scanText = "";
+  /** The record being evaluated has copied values (their text is `#rawText`). */
+  #copied = false;
+  #rawText = "";
+  /**
+   * Which fields the evaluator reads as strings when records come with their field bounds (a `lazyFields`
+   * option for the CSV parser), or null when it needs every field as a string.
+   */
+  readonly lazyFields: Uint8Array | null = null;
 
   constructor(plan: TemplatePlan, ctx: EvalContext, sinks: RowSinks, opts: RowOptions) {
     this.#plan = plan;
@@ -90,10 +121,56 @@ export class RowEvaluator {
     this.#bareDelimiter = t.fileTypeOut !== "json" && t.csvTextQuoteOut === "none" ? t.csvDelimiterOut : null;
     this.#dateCheckAt = plan.inputVars.map(() => undefined);
     plan.dateChecks.forEach((c, i) => this.#dateCheckAt[c.inputIndex] = i);
+    const slotCount = plan.slotNames.length;
+    this.#baseStart = new Int32Array(slotCount).fill(-1);
+    this.#baseEnd = new Int32Array(slotCount).fill(-1);
+    this.#rowStart = new Int32Array(slotCount).fill(-1);
+    this.#rowEnd = new Int32Array(slotCount).fill(-1);
+    this.#outStart = new Int32Array(plan.outputSlots.length).fill(-1);
+    this.#outEnd = new Int32Array(plan.outputSlots.length).fill(-1);
+    // Copies need every writer to take copied values, and no debug output (its dumps show every field).
+    const copies = sinks.debug === null && t.fileTypeOut !== "json" &&
+      typeof sinks.out.writeRowRaw === "function" &&
+      (sinks.combined === null || typeof sinks.combined.writeRowRaw === "function");
+    if (!copies) return;
+    const columns = ctx.columns;
+    this.#copyColumn = Int32Array.from(plan.verbatimColumns, (c) => c === null ? -1 : columns.get(c) ?? -1);
+    this.#copyRules = verbatimRules({
+      delimiterOut: t.csvDelimiterOut,
+      quoteOut: quoteChar(t.csvTextQuoteOut),
+      decimalIn: t.csvDecimalSeparatorIn,
+      decimalOut: t.csvDecimalSeparatorOut,
+    });
+    this.#lineChars.push("\r");
+    const quoteOut = quoteChar(t.csvTextQuoteOut);
+    if (quoteOut !== "") this.#lineChars.push(quoteOut);
+    if (t.csvDelimiterOut !== t.csvDelimiterIn) this.#lineChars.push(t.csvDelimiterOut);
+    for (const _ of this.#lineChars) this.#lineNext.push(-1);
+    let width = 0;
+    for (const i of columns.values()) width = Math.max(width, i + 1);
+    const wanted = new Uint8Array(width);
+    if (plan.readColumns === null) wanted.fill(1);
+    else {
+      for (const name of plan.readColumns) {
+        const i = columns.get(name);
+        if (i !== undefined) wanted[i] = 1;
+      }
+    }
+    this.lazyFields = wanted;
   }
 
-  /** Runs one record. `locator` is the byte offset of the record in its source file. */
-  evalRecord(fields: readonly string[], locator: number, recordNum: number): void {
+  /**
+   * Runs one record. `locator` is the byte offset of the record in its source file. `raw` is the parser's
+   * field bounds when it was created with {@link RowEvaluator.lazyFields}: then `fields` holds only those
+   * fields (the evaluator fills in others it turns out to need) and bare column copies may be written
+   * straight from the record's text.
+   */
+  evalRecord(
+    fields: readonly string[],
+    locator: number,
+    recordNum: number,
+    raw: FieldBounds | null = null,
+  ): void {
     const ctx = this.#ctx;
     ctx.fields = fields;
     ctx.recordNum = recordNum;
@@ -133,7 +210,14 @@ export class RowEvaluator {
       }
     }
 
-    this.#evalInputSchema(fields, locator, matched >= 0 ? plan.rules[matched].skip : null);
+    const skip = matched >= 0 ? plan.rules[matched].skip : null;
+    if (raw !== null && raw.count >= 0 && this.#copyColumn !== null) {
+      // Lazy records come in the parser's own (mutable) array, which may be filled in.
+      this.#evalInputSchemaCopying(fields as string[], raw, locator, skip);
+    } else {
+      this.#copied = false;
+      this.#evalInputSchema(fields, locator, skip);
+    }
 
     let emitted = false;
     if (matched >= 0) {
@@ -142,6 +226,10 @@ export class RowEvaluator {
       const merged = this.#row;
       for (const row of rule.rows) {
         for (let i = 0; i < base.length; i++) merged[i] = base[i];
+        if (this.#copied) {
+          this.#rowStart.set(this.#baseStart);
+          this.#rowEnd.set(this.#baseEnd);
+        }
         this.#applyOverrides(row, merged, locator);
         if (this.#filterDates) this.#requireComparable(merged[plan.dateSlot], recordNum);
         if (
@@ -181,9 +269,11 @@ export class RowEvaluator {
     base.fill("");
     const ctx = this.#ctx;
     const vars = this.#plan.inputVars;
+    const copied = this.#copied ? this.#baseStart : null;
     for (let k = 0; k < vars.length; k++) {
       const v = vars[k];
       if (skip !== null && skip.has(v.name)) continue;
+      if (copied !== null && copied[v.slot] >= 0) continue; // written from the record's text
       let value = "";
       try {
         value = v.expr.evaluate(ctx);
@@ -201,6 +291,70 @@ export class RowEvaluator {
       const check = this.#dateCheckAt[k];
       if (check !== undefined) this.#watchDate(check, value);
     }
+  }
+
+  /**
+   * input_schema with copies: a bare `[Column]` whose field the writer would print unchanged is not
+   * evaluated but remembered by position; any other field it falls back to is decoded first.
+   */
+  #evalInputSchemaCopying(
+    fields: string[],
+    raw: FieldBounds,
+    locator: number,
+    skip: ReadonlySet<string> | null,
+  ): void {
+    const copyColumn = this.#copyColumn!;
+    const rules = this.#copyRules!;
+    const start = this.#baseStart;
+    const end = this.#baseEnd;
+    const text = raw.text;
+    const bounds = raw.bounds;
+    const width = Math.min(raw.count, fields.length);
+    let copied = false;
+    const clean = raw.count > 0 && this.#lineClean(raw);
+    start.fill(-1);
+    const vars = this.#plan.inputVars;
+    for (let k = 0; k < vars.length; k++) {
+      const col = copyColumn[k];
+      if (col < 0 || col >= width) continue;
+      const v = vars[k];
+      if (skip !== null && skip.has(v.name)) continue;
+      const a = bounds[2 * col];
+      const b = bounds[2 * col + 1];
+      if (clean ? verbatimSafeInCleanLine(text, a, b, rules) : verbatimSafe(text, a, b, rules)) {
+        start[v.slot] = a;
+        end[v.slot] = b;
+        copied = true;
+      } else if (fields[col] === "" && b > a) {
+        fields[col] = text.substring(a, b);
+      }
+    }
+    this.#copied = copied;
+    this.#rawText = text;
+    this.#evalInputSchema(fields, locator, skip);
+  }
+
+  /** True when the record's text is ASCII and holds none of `#lineChars` between its first and last field. */
+  #lineClean(raw: FieldBounds): boolean {
+    if (!raw.ascii) return false;
+    const text = raw.text;
+    const next = this.#lineNext;
+    if (text !== this.#scanText) {
+      this.#scanText = text;
+      next.fill(-1);
+    }
+    const lo = raw.bounds[0];
+    const hi = raw.bounds[2 * raw.count - 1];
+    const chars = this.#lineChars;
+    for (let i = 0; i < chars.length; i++) {
+      let at = next[i];
+      if (at < lo) {
+        at = text.indexOf(chars[i], lo);
+        next[i] = at = at === -1 ? Number.MAX_SAFE_INTEGER : at;
+      }
+      if (at < hi) return false;
+    }
+    return true;
   }
 
   /** Counts a watched DATE_CONVERT result; an empty one is judged by its input (evaluated only then). */
@@ -237,6 +391,7 @@ export class RowEvaluator {
         this.#sinks.trace.errorRow(locator, o.name, e.name, e.detail, "row_rules");
       }
       merged[o.slot] = value;
+      this.#rowStart[o.slot] = -1;
     }
   }
 
@@ -244,16 +399,31 @@ export class RowEvaluator {
     const slots = this.#plan.outputSlots;
     const values = this.#values;
     for (let i = 0; i < slots.length; i++) values[i] = merged[slots[i]];
-    if (this.#unfilled > 0) this.#markFilled(values);
+    if (this.#copied) {
+      // Copied slots hold "" in `merged`; the writer takes their text from the record.
+      const start = this.#outStart;
+      const end = this.#outEnd;
+      for (let i = 0; i < slots.length; i++) {
+        start[i] = this.#rowStart[slots[i]];
+        end[i] = this.#rowEnd[slots[i]];
+      }
+      if (this.#unfilled > 0) this.#markFilled(values, start, end);
+      // Copied values hold no delimiter or line break, so the bare-delimiter check may skip them ("").
+      if (this.#bareDelimiter !== null && this.tally.unquoted === null) this.#checkBare(values, recordNum);
+      this.#sinks.out.writeRowRaw!(values, start, end, this.#rawText);
+      this.#sinks.combined?.writeRowRaw?.(values, start, end, this.#rawText);
+      return;
+    }
+    if (this.#unfilled > 0) this.#markFilled(values, null, null);
     if (this.#bareDelimiter !== null && this.tally.unquoted === null) this.#checkBare(values, recordNum);
     this.#sinks.out.writeRow(values);
     this.#sinks.combined?.writeRow(values);
   }
 
-  #markFilled(values: readonly string[]): void {
+  #markFilled(values: readonly string[], start: Int32Array | null, end: Int32Array | null): void {
     const filled = this.tally.filled;
     for (let i = 0; i < values.length; i++) {
-      if (!filled[i] && values[i] !== "") {
+      if (!filled[i] && (values[i] !== "" || (start !== null && end![i] > start[i]))) {
         filled[i] = true;
         this.#unfilled--;
       }

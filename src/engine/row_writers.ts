@@ -55,6 +55,9 @@ class CsvRowWriter implements RowWriter {
   writeRow(values: readonly string[]): void {
     this.#writer.writeRow(values);
   }
+  writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, text: string): void {
+    this.#writer.writeRowRaw(values, starts, ends, text);
+  }
   writeFragment(bytes: Uint8Array): void {
     this.#writer.flush();
     if (bytes.length > 0) this.#queue.push(bytes);

@@ -15,6 +15,11 @@ export interface RowWriter {
   writeHeader(columns: readonly string[]): void;
   writeRow(values: readonly string[]): void;
   /**
+   * Optional: a row where column `i` is `text[starts[i], ends[i])` copied as is when `starts[i] >= 0`
+   * (checked by the caller to need no output rule, see verbatim.ts), else `values[i]`.
+   */
+  writeRowRaw?(values: readonly string[], starts: Int32Array, ends: Int32Array, text: string): void;
+  /**
    * Appends rows already formatted elsewhere (a parallel block): CSV lines, or JSON objects joined by `,\n`.
    * `rows` is how many rows the bytes hold.
    */

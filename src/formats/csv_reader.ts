@@ -60,6 +60,31 @@ export interface CsvParserOptions {
   baseOffset?: number;
   /** Skip a UTF-8 BOM at the start of the pushed input. Default true; false for mid-file blocks. */
   skipBom?: boolean;
+  /**
+   * Lazy fields: `lazyFields[i]` is 1 when the handler reads field `i` as a string. Then an unquoted record
+   * decodes only those fields (the others are "" in `fields`), one `fields` array is reused for every
+   * record (the handler must not keep it), and {@link CsvParser.raw} tells where every field sits in the
+   * decoded text. Records with a quote in them are split the general way, every field decoded.
+   */
+  lazyFields?: Uint8Array;
+}
+
+/**
+ * Where the fields of the record being delivered sit in the decoded text (lazy mode). Read it inside the
+ * record handler: it changes with every record.
+ */
+export class FieldBounds {
+  /** The decoded text the record was cut from. */
+  text = "";
+  /** Fields of the record, or -1 when it was split the general way and only the fields array is valid. */
+  count = -1;
+  /**
+   * True when every character of `text` is ASCII and stands for one input byte of the same value (UTF-8
+   * input without a replacement character); false when unknown.
+   */
+  ascii = false;
+  /** Field `i` is `text.substring(bounds[2 * i], bounds[2 * i + 1])` (already trimmed). */
+  bounds: Int32Array = new Int32Array(128);
 }
 
 /** One parsed record (the pull-style readers yield these). */
@@ -222,6 +247,8 @@ export class CsvParser {
    * these for body records only, so a caller that skips a header can subtract it.
    */
   lastRecordUnbalanced = false;
+  /** Field positions of the record being delivered, in lazy mode ({@link CsvParserOptions.lazyFields}); else null. */
+  readonly raw: FieldBounds | null;
 
   readonly #onRecord: CsvRecordHandler;
   readonly #delimiter: string;
@@ -231,6 +258,9 @@ export class CsvParser {
   readonly #trim: boolean;
   readonly #maxRecordBytes: number;
   readonly #sourceName: string;
+  readonly #lazy: Uint8Array | null;
+  /** The fields array handed to every record in lazy mode. */
+  readonly #lazyRow: string[] = [];
 
   #carry = new GrowableBytes();
   /** Absolute offset of the next byte not yet turned into lines (start of the carry). */
@@ -251,6 +281,8 @@ export class CsvParser {
     this.#sourceName = options.sourceName ?? "";
     this.#offset = options.baseOffset ?? 0;
     this.#bomChecked = options.skipBom === false;
+    this.#lazy = options.lazyFields ?? null;
+    this.raw = this.#lazy === null ? null : new FieldBounds();
   }
 
   /** Feed the next chunk of the source. */
@@ -344,6 +376,10 @@ export class CsvParser {
     // When every character is one byte, string offsets are byte offsets; otherwise walk the LFs of the
     // bytes in step with the LFs of the text (LF is never part of a multi-byte sequence).
     const byteAligned = this.#singleByte || text.length === end - start;
+    // As many characters as bytes and no replacement character: every byte was an ASCII character.
+    if (this.raw !== null) {
+      this.raw.ascii = !this.#singleByte && text.length === end - start && text.indexOf("\uFFFD") === -1;
+    }
     const base = this.#offset;
     const delimiter = this.#delimiter;
     const quote = this.#quote;
@@ -369,7 +405,11 @@ export class CsvParser {
           nextQuote = found === -1 ? NOT_FOUND : found;
         }
         let fields: string[];
-        if (nextQuote >= lineEnd) {
+        if (nextQuote >= lineEnd && this.#lazy !== null) {
+          this.lastRecordUnbalanced = false;
+          fields = this.#lazyFields(text, pos, lineEnd, nextDelim);
+          nextDelim = this.#nextDelim;
+        } else if (nextQuote >= lineEnd) {
           this.lastRecordUnbalanced = false;
           fields = [];
           let p = pos;
@@ -403,7 +443,52 @@ export class CsvParser {
     this.#offset += end - start;
   }
 
+  /** Delimiter search state handed back by {@link CsvParser.#lazyFields}. */
+  #nextDelim = -1;
+
+  /** Splits an unquoted line in lazy mode: bounds for every field, strings for the wanted ones. */
+  #lazyFields(text: string, start: number, lineEnd: number, nextDelim: number): string[] {
+    const raw = this.raw!;
+    const wanted = this.#lazy!;
+    const fields = this.#lazyRow;
+    const delimiter = this.#delimiter;
+    const trim = this.#trim;
+    let bounds = raw.bounds;
+    let k = 0;
+    let p = start;
+    for (;;) {
+      if (nextDelim < p) {
+        const found = text.indexOf(delimiter, p);
+        nextDelim = found === -1 ? NOT_FOUND : found;
+      }
+      const stop = nextDelim < lineEnd ? nextDelim : lineEnd;
+      let a = p;
+      let b = stop;
+      if (trim) {
+        while (a < b && text.charCodeAt(a) === SPACE) a++;
+        while (b > a && text.charCodeAt(b - 1) === SPACE) b--;
+      }
+      if (2 * k + 2 > bounds.length) {
+        const grown = new Int32Array(bounds.length * 2);
+        grown.set(bounds);
+        raw.bounds = bounds = grown;
+      }
+      bounds[2 * k] = a;
+      bounds[2 * k + 1] = b;
+      fields[k] = k < wanted.length && wanted[k] === 1 ? text.substring(a, b) : "";
+      k++;
+      if (stop === lineEnd) break;
+      p = stop + 1;
+    }
+    fields.length = k;
+    raw.text = text;
+    raw.count = k;
+    this.#nextDelim = nextDelim;
+    return fields;
+  }
+
   #quotedRecord(text: string, start: number, end: number): string[] {
+    if (this.raw !== null) this.raw.count = -1;
     this.lastRecordUnbalanced = hasUnbalancedQuote(text, this.#quote, start, end);
     if (this.lastRecordUnbalanced) this.unbalancedQuotes++;
     const fields = splitCsvLine(text, this.#delimiter, this.#quote, start, end);
@@ -415,6 +500,7 @@ export class CsvParser {
 
   /** The final line, without a line break (from {@link CsvParser.finish}). */
   #emitLast(text: string, end: number, offset: number): void {
+    if (this.raw !== null) this.raw.count = -1;
     let fields: string[];
     if (this.#quote !== "" && text.lastIndexOf(this.#quote, end - 1) !== -1) {
       fields = this.#quotedRecord(text, 0, end);

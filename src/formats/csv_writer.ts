@@ -191,15 +191,18 @@ export function formatCsvHeader(headers: readonly string[], dialect: CsvOutputDi
 }
 
 const utf8Encoder = new TextEncoder();
-/** Characters of formatted rows collected before one encode call. */
-const PENDING_CHARS = 32 * 1024;
+const LF = 10;
+/** Copied ranges at least this long go through the native encoder rather than a loop. */
+const NATIVE_COPY = 24;
+/** Most bytes one UTF-16 unit can take in any supported output encoding (UTF-8: 3; a pair: 4 for 2 units). */
+const MAX_BYTES_PER_UNIT = 3;
 
 /**
- * Buffered CSV writer: rows go into a large byte buffer, full buffers go to the sink. Call
- * {@link CsvWriter.flush} at the end.
+ * Buffered CSV writer: rows are encoded straight into a large byte buffer (ASCII by a plain copy loop, the
+ * rest through the encoder), full buffers go to the sink. Call {@link CsvWriter.flush} at the end.
  */
 export class CsvWriter {
-  /** Bytes encoded so far (handed to the sink or in the buffer); rows still pending as text count after `flush`. */
+  /** Bytes encoded so far (handed to the sink or in the buffer). */
   bytesWritten = 0;
   /** Data rows written (the header not counted). */
   rowsWritten = 0;
@@ -207,20 +210,28 @@ export class CsvWriter {
   readonly #sink: ByteSink;
   readonly #rules: OutputRules;
   readonly #encoding: EncodingName;
+  readonly #utf8: boolean;
   readonly #reuse: boolean;
   readonly #size: number;
+  /** The delimiter's encoded bytes (one byte for every ASCII delimiter). */
+  readonly #delimiterBytes: Uint8Array;
+  /** The delimiter's code when it is one ASCII character (copied ranges may span it), else -1. */
+  readonly #runDelimiter: number;
   #buffer: Uint8Array;
   #pos = 0;
-  /** Formatted rows not yet encoded. */
-  #pending = "";
 
   constructor(dialect: CsvOutputDialect, sink: ByteSink, options: CsvWriterOptions = {}) {
     this.#rules = resolveRules(dialect);
     this.#encoding = requireEncoding(dialect.encoding);
+    this.#utf8 = this.#encoding === "utf-8";
     this.#sink = sink;
     this.#reuse = options.reuseBuffer ?? false;
     this.#size = Math.max(1024, options.bufferSize ?? 64 * 1024);
     this.#buffer = options.initialBuffer ?? new Uint8Array(this.#size);
+    const d = this.#rules.delimiter;
+    this.#delimiterBytes = this.#utf8 ? utf8Encoder.encode(d) : new Uint8Array(1);
+    if (!this.#utf8) encodeSingleByteInto(d, this.#encoding, this.#delimiterBytes, 0);
+    this.#runDelimiter = d.charCodeAt(0) < 0x80 ? d.charCodeAt(0) : -1;
   }
 
   /** Write the header line (verbatim names, transcoded). */
@@ -231,37 +242,80 @@ export class CsvWriter {
   /** Write one data row. */
   writeRow(values: readonly string[]): void {
     const rules = this.#rules;
-    let line = this.#pending;
     for (let i = 0; i < values.length; i++) {
-      if (i > 0) line += rules.delimiter;
-      line += applyRules(values[i], rules);
+      if (i > 0) this.#putDelimiter();
+      this.#put(applyRules(values[i], rules));
     }
-    line += "\n";
+    this.#putByte(LF);
     this.rowsWritten++;
-    // Rows are collected as text and encoded in large pieces: one encode call per row costs more than the row.
-    if (line.length >= PENDING_CHARS) {
-      this.#pending = "";
-      this.#encode(line);
-    } else {
-      this.#pending = line;
+  }
+
+  /**
+   * Write one data row where some values are copied verbatim from `text`: column `i` is
+   * `text[starts[i], ends[i])` when `starts[i] >= 0`, else `values[i]` formatted as {@link writeRow} does.
+   * The caller guarantees a copied range needs no output rule: every character is ASCII (below 0x80) and
+   * {@link formatCsvValue} would return it unchanged.
+   */
+  writeRowRaw(
+    values: readonly string[],
+    starts: Int32Array,
+    ends: Int32Array,
+    text: string,
+  ): void {
+    const rules = this.#rules;
+    for (let i = 0; i < values.length; i++) {
+      if (i > 0) this.#putDelimiter();
+      const a = starts[i];
+      if (a < 0) {
+        this.#put(applyRules(values[i], rules));
+        continue;
+      }
+      let b = ends[i];
+      // Columns copying neighbouring fields that one delimiter separates are one range of the text.
+      const d = this.#runDelimiter;
+      while (i + 1 < values.length && starts[i + 1] === b + 1 && text.charCodeAt(b) === d) b = ends[++i];
+      this.#copy(text, a, b);
     }
+    this.#putByte(LF);
+    this.rowsWritten++;
+  }
+
+  /** Writes the ASCII characters `text[a, b)` as bytes. */
+  #copy(text: string, a: number, b: number): void {
+    const n = b - a;
+    if (n > this.#size) {
+      this.#putLarge(text.substring(a, b));
+      return;
+    }
+    if (this.#buffer.length - this.#pos < n) this.#makeRoom(n);
+    const buf = this.#buffer;
+    let pos = this.#pos;
+    if (n >= NATIVE_COPY && this.#utf8) {
+      // ASCII is its own UTF-8: the native encoder copies a long range faster than a loop.
+      pos += utf8Encoder.encodeInto(text.substring(a, b), buf.subarray(pos)).written;
+    } else {
+      for (let j = a; j < b; j++) buf[pos++] = text.charCodeAt(j);
+    }
+    this.bytesWritten += pos - this.#pos;
+    this.#pos = pos;
   }
 
   /** Append already-formatted text (encoded with the output encoding). */
   writeText(text: string): void {
-    this.#flushPending();
-    this.#encode(text);
+    this.#put(text);
   }
 
-  #flushPending(): void {
-    if (this.#pending === "") return;
-    const text = this.#pending;
-    this.#pending = "";
-    this.#encode(text);
+  /** Flushes when fewer than `n` bytes are free (`n` is at most the buffer size). */
+  #makeRoom(n: number): void {
+    if (this.#buffer.length - this.#pos >= n) return;
+    this.flush();
+    // A smaller recycled first buffer is replaced by a standard one.
+    if (this.#buffer.length < n) this.#buffer = new Uint8Array(Math.max(n, this.#size));
   }
 
-  #encode(text: string): void {
-    if (this.#encoding === "utf-8") {
+  /** Text that may not fit the buffer: encoded piece by piece, flushing between pieces. */
+  #putLarge(text: string): void {
+    if (this.#utf8) {
       // encodeInto reports how much fitted; flush and continue with the rest (the buffer always holds at
       // least one whole character, so this always progresses).
       let rest = text;
@@ -290,13 +344,63 @@ export class CsvWriter {
     this.#pos = end;
   }
 
+  #putByte(b: number): void {
+    if (this.#pos >= this.#buffer.length) this.#makeRoom(1);
+    this.#buffer[this.#pos++] = b;
+    this.bytesWritten++;
+  }
+
+  #putDelimiter(): void {
+    const d = this.#delimiterBytes;
+    if (d.length === 1) {
+      this.#putByte(d[0]);
+      return;
+    }
+    this.#makeRoom(d.length);
+    this.#buffer.set(d, this.#pos);
+    this.#pos += d.length;
+    this.bytesWritten += d.length;
+  }
+
+  /** Encodes `text` into the buffer: ASCII by a copy loop, the first other character onwards by the encoder. */
+  #put(text: string): void {
+    const n = text.length;
+    if (n === 0) return;
+    const worst = n * MAX_BYTES_PER_UNIT;
+    if (this.#buffer.length - this.#pos < worst) {
+      if (worst > this.#size) {
+        this.#putLarge(text);
+        return;
+      }
+      this.#makeRoom(worst);
+    }
+    const buf = this.#buffer;
+    const start = this.#pos;
+    let pos = start;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) break;
+      buf[pos++] = c;
+    }
+    if (i < n) {
+      const rest = i === 0 ? text : text.substring(i);
+      if (this.#utf8) {
+        pos += utf8Encoder.encodeInto(rest, buf.subarray(pos)).written;
+      } else {
+        pos = encodeSingleByteInto(rest, this.#encoding, buf, pos);
+      }
+    }
+    this.bytesWritten += pos - start;
+    this.#pos = pos;
+  }
+
   /** Hand everything buffered to the sink. */
   flush(): void {
-    this.#flushPending();
     if (this.#pos === 0) return;
     const chunk = this.#buffer.subarray(0, this.#pos);
     this.#pos = 0;
-    if (this.#reuse) {
+    if (this.#reuse && this.#buffer.length === this.#size) {
       this.#sink(chunk);
     } else {
       this.#buffer = new Uint8Array(this.#size);

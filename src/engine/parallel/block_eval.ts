@@ -53,6 +53,9 @@ class FragmentWriter implements RowWriter {
   writeFragment(): void {
     throw new Error("fragments are not nested");
   }
+  writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, text: string): void {
+    this.#csv!.writeRowRaw(values, starts, ends, text);
+  }
   writeRow(values: readonly string[]): void {
     if (this.#csv !== null) {
       this.#csv.writeRow(values);
@@ -185,9 +188,35 @@ export class BlockSession {
       trace: trace ?? NULL_TRACE,
       debug,
     }, { dateMin: c.dateMin, dateMax: c.dateMax, columnNames: c.columnNames });
+    if (rows.lazyFields !== null) {
+      // Only the fields expressions read are decoded; bare column copies go from the text to the output.
+      const lazy = new CsvParser(
+        { delimiter: t.csvDelimiterIn, quote: t.csvTextQuoteIn, encoding: t.csvInputEncoding },
+        (fields, offset) => rows.evalRecord(capDataFields(fields), offset, ++n, lazy.raw),
+        {
+          sourceName: c.sourceName,
+          baseOffset: job.baseOffset,
+          skipBom: false,
+          lazyFields: rows.lazyFields,
+        },
+      );
+      pushInSlices(lazy, job.bytes);
+      return this.#mainResult(job, writer, trace, debugText, n - job.baseRecord, rows, lazy);
+    }
     onRecord = (fields, offset) => rows.evalRecord(fields, offset, ++n);
     pushInSlices(parser, job.bytes);
-    const records = n - job.baseRecord;
+    return this.#mainResult(job, writer, trace, debugText, n - job.baseRecord, rows, parser);
+  }
+
+  #mainResult(
+    job: BlockJob,
+    writer: FragmentWriter,
+    trace: BufferTrace | null,
+    debugText: string,
+    records: number,
+    rows: RowEvaluator,
+    parser: CsvParser,
+  ): BlockResult {
     return {
       out: writer.drain() ?? new Uint8Array(0),
       trace: trace?.bytes() ?? new Uint8Array(0),

@@ -1,0 +1,39 @@
+/**
+ * Which input fields an expression can read: the columns it names, whether it reads fields by position
+ * (`FIELDS(n)`), and whether the whole expression is one column reference. The engine uses this to decode
+ * only the fields some expression looks at, and to copy the bytes of a bare `[Column]` pass-through.
+ *
+ * @example
+ * ```ts
+ * import { fieldReads } from "./field_reads.ts";
+ * fieldReads("[A] & FIELDS(2)"); // { columns: ["A"], positional: true, column: null }
+ * fieldReads("[Amount]").column; // "Amount"
+ * ```
+ * @module
+ */
+
+import { walk } from "./ast.ts";
+import { parseExpression } from "./parser.ts";
+
+/** What an expression reads from the record. */
+export interface FieldReads {
+  /** Column names of its `[Column]` references, in source order (repeats kept). */
+  columns: string[];
+  /** True when it calls `FIELDS(n)`, which can read any field by position. */
+  positional: boolean;
+  /** The column name when the whole expression is one `[Column]`, else null. */
+  column: string | null;
+}
+
+/** The fields `src` reads; throws `ExprError` when it does not parse. */
+export function fieldReads(src: string): FieldReads {
+  const reads: FieldReads = { columns: [], positional: false, column: null };
+  const ast = parseExpression(src);
+  if (ast === null) return reads;
+  if (ast.kind === "field") reads.column = ast.name;
+  walk(ast, (n) => {
+    if (n.kind === "field") reads.columns.push(n.name);
+    else if (n.kind === "call" && n.upper === "FIELDS") reads.positional = true;
+  });
+  return reads;
+}
