@@ -205,6 +205,7 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
           pool: run.parallel.pool(),
           blockSize: run.parallel.blockSize,
           recycleOutput: fs.writesCopy === true,
+          relativeRecords: !plan.readsRecordNumber && dateMin === "" && dateMax === "" && !run.debug,
           fs,
           path,
           name: filename,

@@ -80,6 +80,8 @@ export interface TemplatePlan {
    * fields by position (`FIELDS(n)`), so every field may be read.
    */
   readonly readColumns: readonly string[] | null;
+  /** True when some main-pass expression calls `RECORD_NUM()`. */
+  readonly readsRecordNumber: boolean;
 }
 
 const DATE_VAR = "$date";
@@ -113,14 +115,16 @@ function planVars(entries: readonly (readonly [string, string])[], slots: Slots)
 function planFieldReads(
   inputVars: readonly PlannedVar[],
   others: readonly string[],
-): { verbatimColumns: (string | null)[]; readColumns: string[] | null } {
+): { verbatimColumns: (string | null)[]; readColumns: string[] | null; readsRecordNumber: boolean } {
   const writers = new Map<number, number>();
   for (const v of inputVars) writers.set(v.slot, (writers.get(v.slot) ?? 0) + 1);
   const read = new Set<string>();
   let positional = false;
+  let readsRecordNumber = false;
   const note = (src: string) => {
     const r = fieldReads(src);
     positional ||= r.positional;
+    readsRecordNumber ||= r.recordNumber;
     for (const c of r.columns) read.add(c);
   };
   const verbatimColumns = inputVars.map((v) => {
@@ -132,7 +136,7 @@ function planFieldReads(
     return null;
   });
   for (const src of others) note(src);
-  return { verbatimColumns, readColumns: positional ? null : [...read] };
+  return { verbatimColumns, readColumns: positional ? null : [...read], readsRecordNumber };
 }
 
 function skipSet(rows: readonly (readonly PlannedVar[])[], inputNames: ReadonlySet<string>): Set<string> {

@@ -81,6 +81,8 @@ export class RowEvaluator {
    */
   readonly #copyColumn: Int32Array | null = null;
   readonly #copyRules: VerbatimRules | null = null;
+  /** Indexes of the input vars that may be copied (copy column >= 0). */
+  readonly #copyVars: Int32Array = new Int32Array(0);
   /** Per slot: where the value sits in the record's text when copied (start -1: it is the string). */
   readonly #baseStart: Int32Array;
   readonly #baseEnd: Int32Array;
@@ -135,6 +137,9 @@ export class RowEvaluator {
     if (!copies) return;
     const columns = ctx.columns;
     this.#copyColumn = Int32Array.from(plan.verbatimColumns, (c) => c === null ? -1 : columns.get(c) ?? -1);
+    this.#copyVars = Int32Array.from(
+      plan.inputVars.map((_, k) => k).filter((k) => this.#copyColumn![k] >= 0),
+    );
     this.#copyRules = verbatimRules({
       delimiterOut: t.csvDelimiterOut,
       quoteOut: quoteChar(t.csvTextQuoteOut),
@@ -210,7 +215,8 @@ export class RowEvaluator {
       }
     }
 
-    const skip = matched >= 0 ? plan.rules[matched].skip : null;
+    const ruleSkip = matched >= 0 ? plan.rules[matched].skip : null;
+    const skip = ruleSkip !== null && ruleSkip.size > 0 ? ruleSkip : null;
     if (raw !== null && raw.count >= 0 && this.#copyColumn !== null) {
       // Lazy records come in the parser's own (mutable) array, which may be filled in.
       this.#evalInputSchemaCopying(fields as string[], raw, locator, skip);
@@ -304,6 +310,7 @@ export class RowEvaluator {
     skip: ReadonlySet<string> | null,
   ): void {
     const copyColumn = this.#copyColumn!;
+    const copyVars = this.#copyVars;
     const rules = this.#copyRules!;
     const start = this.#baseStart;
     const end = this.#baseEnd;
@@ -314,9 +321,10 @@ export class RowEvaluator {
     const clean = raw.count > 0 && this.#lineClean(raw);
     start.fill(-1);
     const vars = this.#plan.inputVars;
-    for (let k = 0; k < vars.length; k++) {
+    for (let i = 0; i < copyVars.length; i++) {
+      const k = copyVars[i];
       const col = copyColumn[k];
-      if (col < 0 || col >= width) continue;
+      if (col >= width) continue;
       const v = vars[k];
       if (skip !== null && skip.has(v.name)) continue;
       const a = bounds[2 * col];

@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * import { fieldReads } from "./field_reads.ts";
- * fieldReads("[A] & FIELDS(2)"); // { columns: ["A"], positional: true, column: null }
+ * fieldReads("[A] & FIELDS(2)").positional; // true
  * fieldReads("[Amount]").column; // "Amount"
  * ```
  * @module
@@ -23,17 +23,20 @@ export interface FieldReads {
   positional: boolean;
   /** The column name when the whole expression is one `[Column]`, else null. */
   column: string | null;
+  /** True when it calls `RECORD_NUM()`, whose value depends on the record's position in the file. */
+  recordNumber: boolean;
 }
 
 /** The fields `src` reads; throws `ExprError` when it does not parse. */
 export function fieldReads(src: string): FieldReads {
-  const reads: FieldReads = { columns: [], positional: false, column: null };
+  const reads: FieldReads = { columns: [], positional: false, column: null, recordNumber: false };
   const ast = parseExpression(src);
   if (ast === null) return reads;
   if (ast.kind === "field") reads.column = ast.name;
   walk(ast, (n) => {
     if (n.kind === "field") reads.columns.push(n.name);
     else if (n.kind === "call" && n.upper === "FIELDS") reads.positional = true;
+    else if (n.kind === "call" && n.upper === "RECORD_NUM") reads.recordNumber = true;
   });
   return reads;
 }

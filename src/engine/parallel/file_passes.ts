@@ -40,6 +40,12 @@ export interface ParallelSetup {
    * be reused for a later block once applied.
    */
   readonly recycleOutput?: boolean;
+  /**
+   * The main pass cannot observe a record's number (no `RECORD_NUM()`, no filename date filter, no debug
+   * output): its blocks then number their records from 0 and the reader need not count them up front; the
+   * one number a block reports (the first unquoted value's record) is shifted when the block is applied.
+   */
+  readonly relativeRecords?: boolean;
   /** Called after each applied main-pass block with the records so far and the file offset reached. */
   readonly onProgress?: (records: number, offset: number) => void;
 }
@@ -75,11 +81,11 @@ async function forEachResult(
     if (recycleOutput && r.out.byteOffset === 0) buffers.give(r.out);
   };
   let baseRecord = 0;
+  const counting = kind === "prepass" || setup.relativeRecords !== true;
   try {
     const headerLine = setup.context.template.csvHeaderLine;
     const blocks = csvBodyBlocks(setup.fs, setup.path, headerLine, setup.blockSize, setup.name, take);
     for await (const block of blocks) {
-      const records = countRecords(block.bytes, 0, block.bytes.length);
       inflight.push(
         setup.pool.submit({
           kind,
@@ -91,7 +97,7 @@ async function forEachResult(
         }),
       );
       ends.push(block.offset + block.bytes.length);
-      baseRecord += records;
+      if (counting) baseRecord += countRecords(block.bytes, 0, block.bytes.length);
       while (inflight.length >= limit) await applyAndRecycle(await inflight.shift()!, ends.shift()!);
     }
     while (inflight.length > 0) await applyAndRecycle(await inflight.shift()!, ends.shift()!);
@@ -157,7 +163,11 @@ export async function parallelMainPass(
     counts.rowsWritten += r.rowsWritten;
     counts.exprErrors += r.exprErrors;
     counts.unbalancedQuotes += r.unbalancedQuotes;
-    if (r.tally !== null) mergeTally(counts.tally, r.tally);
+    if (r.tally !== null) {
+      const unquoted = r.tally.unquoted;
+      if (setup.relativeRecords === true && unquoted !== null) unquoted.record += counts.records - r.records;
+      mergeTally(counts.tally, r.tally);
+    }
     setup.onProgress?.(counts.records, endOffset);
     await drain();
   });

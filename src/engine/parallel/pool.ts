@@ -96,13 +96,20 @@ class LocalSlot {
   };
 }
 
+/**
+ * Blocks a worker may hold before the calling thread takes one itself. The calling thread also reads,
+ * applies results and writes, so it evaluates only what the workers cannot take right now.
+ */
+const WORKER_DEPTH = 2;
+
 /** Block workers sharing one file context at a time; one slot runs on the calling thread. */
 export class BlockPool {
   readonly size: number;
   readonly #workers: Worker[] = [];
+  /** Blocks submitted to each worker and not answered yet. */
+  readonly #load: number[] = [];
   readonly #local = new LocalSlot();
-  readonly #pending = new Map<number, Pending>();
-  #next = 0;
+  readonly #pending = new Map<number, Pending & { worker: number }>();
   #id = 0;
 
   /** `size` evaluators in all: `size - 1` worker threads plus the calling thread. */
@@ -116,6 +123,7 @@ export class BlockPool {
         this.#failAll(new BlockError(`block worker failed: ${e.message}`, false));
       };
       this.#workers.push(w);
+      this.#load.push(0);
     }
   }
 
@@ -126,17 +134,23 @@ export class BlockPool {
     this.#local.setFile(context);
   }
 
-  /** Evaluates a block on the next worker; the block's bytes (and its output buffer) are transferred. */
+  /**
+   * Evaluates a block on the least busy worker, or on the calling thread when every worker already holds
+   * {@link WORKER_DEPTH} blocks; a worker's block bytes (and its output buffer) are transferred.
+   */
   submit(job: BlockJob): Promise<BlockResult> {
     const id = this.#id++;
-    const slot = this.#next;
-    this.#next = (this.#next + 1) % this.size;
-    if (slot === this.#workers.length) {
+    let slot = -1;
+    for (let i = 0; i < this.#load.length; i++) {
+      if (this.#load[i] < WORKER_DEPTH && (slot < 0 || this.#load[i] < this.#load[slot])) slot = i;
+    }
+    if (slot < 0) {
       return new Promise((resolve, reject) => this.#local.submit(job, { resolve, reject }));
     }
     const worker = this.#workers[slot];
+    this.#load[slot]++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.set(id, { resolve, reject, worker: slot });
       const msg: WorkerRequest = { type: "block", id, job };
       const transfer = [job.bytes.buffer as ArrayBuffer];
       if (job.out != null && job.out.buffer !== job.bytes.buffer) {
@@ -156,6 +170,7 @@ export class BlockPool {
     const p = this.#pending.get(msg.id);
     if (p === undefined) return;
     this.#pending.delete(msg.id);
+    this.#load[p.worker]--;
     if (msg.type === "result") p.resolve(msg.result);
     else p.reject(new BlockError(msg.message, msg.fatal));
   }
@@ -163,5 +178,6 @@ export class BlockPool {
   #failAll(err: Error): void {
     for (const p of this.#pending.values()) p.reject(err);
     this.#pending.clear();
+    this.#load.fill(0);
   }
 }
