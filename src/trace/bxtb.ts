@@ -159,16 +159,45 @@ export interface BxtbWriterOptions {
   reuseBuffer?: boolean;
   /** Value of every frame's chunk_id. Default 0. */
   chunkId?: number;
+  /**
+   * Where chunk buffers come from (the first one, and a new one each time a flush hands the current one to
+   * the sink). Default: a fresh `Uint8Array`. A sink that writes chunks asynchronously can give written ones
+   * back through this, so a long run reuses a few buffers instead of leaving one per flush to the collector.
+   * Ignored with `reuseBuffer`.
+   */
+  newChunk?: (size: number) => Uint8Array;
 }
 
 const encoder = new TextEncoder();
 const TWO_32 = 2 ** 32;
 /** Pieces at least this large are handed to the sink by {@link BxtbWriter.appendRaw} without a copy. */
 const DIRECT_APPEND_BYTES = 16 * 1024;
+/**
+ * Exact UTF-8 length of `s` as `TextEncoder` writes it: a surrogate pair is 4 bytes, a lone surrogate
+ * becomes U+FFFD (3 bytes).
+ */
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+function freshChunk(size: number): Uint8Array {
+  return new Uint8Array(size);
+}
 
 /**
- * Encodes frames into a growable buffer and hands full chunks to the sink. Call {@link BxtbWriter.flush}
- * when done (and after `done`).
+ * Encodes frames into a chunk buffer and hands full chunks to the sink. Call {@link BxtbWriter.flush} when
+ * done (and after `done`). Strings are encoded straight into the chunk: a frame allocates nothing, which
+ * matters at one `output_row` per written row.
  */
 export class BxtbWriter {
   /** Frames written (the magic not counted). */
@@ -178,6 +207,7 @@ export class BxtbWriter {
   readonly #chunkSize: number;
   readonly #reuse: boolean;
   readonly #chunkId: number;
+  readonly #newChunk: (size: number) => Uint8Array;
   #buf: Uint8Array;
   #view: DataView;
   #pos = 0;
@@ -187,8 +217,9 @@ export class BxtbWriter {
     this.#chunkSize = Math.max(64, options.chunkSize ?? 64 * 1024);
     this.#reuse = options.reuseBuffer ?? false;
     this.#chunkId = options.chunkId ?? 0;
-    this.#buf = new Uint8Array(this.#chunkSize);
-    this.#view = new DataView(this.#buf.buffer);
+    this.#newChunk = this.#reuse ? freshChunk : options.newChunk ?? freshChunk;
+    this.#buf = this.#newChunk(this.#chunkSize);
+    this.#view = new DataView(this.#buf.buffer, this.#buf.byteOffset, this.#buf.byteLength);
     if (options.writeMagic ?? true) {
       this.#ensure(4);
       this.#u32(BXTB_MAGIC);
@@ -204,17 +235,17 @@ export class BxtbWriter {
   ): void {
     if (headers.length > 0xffff) throw new RangeError(`file_start: ${headers.length} headers exceed u16`);
     const format = typeof inputFormat === "number" ? inputFormat : InputFormat[inputFormat];
-    const t = encoder.encode(template);
-    const p = encoder.encode(path);
-    const hs = headers.map((h) => encoder.encode(h));
-    let len = 1 + 4 + t.length + 4 + p.length + 2;
-    for (const h of hs) len += 4 + h.length;
+    const t = utf8Length(template);
+    const p = utf8Length(path);
+    const hs = headers.map(utf8Length);
+    let len = 1 + 4 + t + 4 + p + 2;
+    for (const h of hs) len += 4 + h;
     this.#header(FrameType.file_start, len);
     this.#u8(format);
-    this.#bytes(t);
-    this.#bytes(p);
+    this.#str(template, t);
+    this.#str(path, p);
     this.#u16(hs.length);
-    for (const h of hs) this.#bytes(h);
+    for (let i = 0; i < hs.length; i++) this.#str(headers[i], hs[i]);
   }
 
   /** `file_end`: counts for the file just finished. */
@@ -228,39 +259,47 @@ export class BxtbWriter {
 
   /** `output_row`: one per written output row. */
   outputRow(sourceLocator: number, outputIdx: number, ruleIdx: number, action: string): void {
-    const a = encoder.encode(action);
-    this.#header(FrameType.output_row, 8 + 8 + 4 + 4 + a.length);
+    const a = utf8Length(action);
+    this.#header(FrameType.output_row, 8 + 8 + 4 + 4 + a);
     this.#u64(sourceLocator);
     this.#u64(outputIdx);
     this.#i32(ruleIdx);
-    this.#bytes(a);
+    this.#str(action, a);
   }
 
   /** `filtered_row`: a source row that produced no output, with the reason. */
   filteredRow(sourceLocator: number, reason: string): void {
-    const r = encoder.encode(reason);
-    this.#header(FrameType.filtered_row, 8 + 4 + r.length);
+    const r = utf8Length(reason);
+    this.#header(FrameType.filtered_row, 8 + 4 + r);
     this.#u64(sourceLocator);
-    this.#bytes(r);
+    this.#str(reason, r);
   }
 
   /** `error_row`: an expression failure on a row. */
   errorRow(sourceLocator: number, varName: string, errorKind: string, detail: string, origin: string): void {
-    const parts = [varName, errorKind, detail, origin].map((s) => encoder.encode(s));
-    let len = 8;
-    for (const s of parts) len += 4 + s.length;
-    this.#header(FrameType.error_row, len);
+    const v = utf8Length(varName);
+    const k = utf8Length(errorKind);
+    const d = utf8Length(detail);
+    const o = utf8Length(origin);
+    this.#header(FrameType.error_row, 8 + 16 + v + k + d + o);
     this.#u64(sourceLocator);
-    for (const s of parts) this.#bytes(s);
+    this.#str(varName, v);
+    this.#str(errorKind, k);
+    this.#str(detail, d);
+    this.#str(origin, o);
   }
 
   /** `prepass_entry`: one pre_pass table cell. */
   prepassEntry(name: string, key: string, field: string, value: string): void {
-    const parts = [name, key, field, value].map((s) => encoder.encode(s));
-    let len = 0;
-    for (const s of parts) len += 4 + s.length;
-    this.#header(FrameType.prepass_entry, len);
-    for (const s of parts) this.#bytes(s);
+    const n = utf8Length(name);
+    const k = utf8Length(key);
+    const f = utf8Length(field);
+    const v = utf8Length(value);
+    this.#header(FrameType.prepass_entry, 16 + n + k + f + v);
+    this.#str(name, n);
+    this.#str(key, k);
+    this.#str(field, f);
+    this.#str(value, v);
   }
 
   /** `done`: exactly once, at the end of the run. */
@@ -291,12 +330,13 @@ export class BxtbWriter {
     const chunk = this.#buf.subarray(0, this.#pos);
     this.#pos = 0;
     if (!this.#reuse) {
-      this.#buf = new Uint8Array(this.#chunkSize);
-      this.#view = new DataView(this.#buf.buffer);
+      this.#buf = this.#newChunk(this.#chunkSize);
+      this.#view = new DataView(this.#buf.buffer, this.#buf.byteOffset, this.#buf.byteLength);
     }
     this.#sink(chunk);
   }
 
+  /** A frame header; room for the whole frame is made first, so no flush splits it. */
   #header(type: number, payloadLength: number): void {
     this.#ensure(FRAME_HEADER_SIZE + payloadLength);
     this.#u8(type);
@@ -341,10 +381,19 @@ export class BxtbWriter {
     this.#pos += 8;
   }
 
-  #bytes(b: Uint8Array): void {
-    this.#u32(b.length);
-    this.#buf.set(b, this.#pos);
-    this.#pos += b.length;
+  /** `u32 len` + UTF-8 encoded in place; `len` is {@link utf8Length}`(s)`, and equals `s.length` for ASCII. */
+  #str(s: string, len: number): void {
+    this.#u32(len);
+    const buf = this.#buf;
+    const at = this.#pos;
+    // Short ASCII byte by byte: the usual action, reason or header is a few characters, and a call into the
+    // encoder costs more than the loop.
+    if (len === s.length && len <= 64) {
+      for (let i = 0; i < len; i++) buf[at + i] = s.charCodeAt(i);
+    } else {
+      encoder.encodeInto(s, buf.subarray(at, at + len));
+    }
+    this.#pos = at + len;
   }
 }
 
@@ -572,8 +621,13 @@ export function shiftOutputIndexes(bytes: Uint8Array, base: number): void {
     const end = pos + FRAME_HEADER_SIZE + len;
     if (end > bytes.length) throw new BxtbFormatError("truncated frame while rebasing output indexes", pos);
     if (bytes[pos] === FrameType.output_row) {
+      // In doubles, not BigInt: one BigInt per row was most of what rebasing cost. Indexes stay far below
+      // 2^53 (the writer refuses larger ones).
       const at = pos + FRAME_HEADER_SIZE + 8;
-      view.setBigUint64(at, view.getBigUint64(at, true) + BigInt(base), true);
+      const shifted = view.getUint32(at, true) + view.getUint32(at + 4, true) * TWO_32 + base;
+      if (!Number.isSafeInteger(shifted)) throw new RangeError(`BXTB output index out of range: ${shifted}`);
+      view.setUint32(at, shifted % TWO_32, true);
+      view.setUint32(at + 4, Math.floor(shifted / TWO_32), true);
     }
     pos = end;
   }
