@@ -7,7 +7,9 @@
  * Besides the point ids (`--list`), `--only` accepts `expr`, `mcp`, `mcp-http` (bxp-mcp over Streamable HTTP
  * under concurrent clients, see `bench/mcp_http.ts`), `browser` (the playground in headless
  * Chromium, see `bench/browser.ts`) and `ray` (the Ray job on a local cluster, see `bench/ray.ts`) for those
- * sections alone; the last two are not part of `--quick`.
+ * sections alone; the last two are not part of `--quick`. The container points (`zip-…`, `xlsx-…`, see
+ * `bench/containers.ts`) run in a full run and when named, never in `--quick`; their `-serial` twins only when
+ * named.
  * Progress goes to stderr; the report goes to stdout.
  * @module
  */
@@ -31,8 +33,11 @@ import { benchRay, renderRaySection } from "./bench/ray.ts";
 import { renderMcpHttpSection, runMcpHttpBench } from "./bench/mcp_http.ts";
 import { hasGnuTime, type Measured, runMeasured, type RunSpec } from "./bench/measure.ts";
 import { findPeers, type Peer } from "./bench/peers.ts";
+import { type ContainerResult, runContainerPoint } from "./bench/containers.ts";
 import {
   type BenchPoint,
+  CONTAINER_DEFAULT_IDS,
+  CONTAINER_POINTS,
   FULL_POINTS,
   QUICK_POINT_IDS,
   repeatsFor,
@@ -298,6 +303,7 @@ async function main(): Promise<void> {
   });
   if (values.list) {
     for (const p of FULL_POINTS) console.log(p.id);
+    for (const p of CONTAINER_POINTS) console.log(p.id);
     for (const s of SPECIAL_SECTIONS) console.log(s);
     return;
   }
@@ -306,7 +312,11 @@ async function main(): Promise<void> {
     usage(`--repeat wants a positive integer`);
   }
   const only = values.only?.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
-  const known = new Set([...FULL_POINTS.map((p) => p.id), ...SPECIAL_SECTIONS]);
+  const known = new Set([
+    ...FULL_POINTS.map((p) => p.id),
+    ...CONTAINER_POINTS.map((p) => p.id),
+    ...SPECIAL_SECTIONS,
+  ]);
   const unknown = only?.find((id) => !known.has(id));
   if (unknown !== undefined) usage(`unknown point '${unknown}' (deno task bench --list shows them)`);
   const selected = (id: string) => only === undefined || only.includes(id);
@@ -317,6 +327,9 @@ async function main(): Promise<void> {
     if (wanted.has(p.id) && p.variant !== undefined) wanted.add(variantBaselineId(p));
   }
   const points = FULL_POINTS.filter((p) => wanted.has(p.id));
+  const containerPoints = CONTAINER_POINTS.filter((p) =>
+    only !== undefined ? only.includes(p.id) : !values.quick && CONTAINER_DEFAULT_IDS.includes(p.id)
+  );
 
   const startedAt = new Date();
   const started = performance.now();
@@ -328,6 +341,18 @@ async function main(): Promise<void> {
   const results: PointResult[] = [];
   const pace: PeerPace = new Map();
   for (const p of points) results.push(await runPoint(denoJson, p, peers, pace, repeat));
+  const containers: ContainerResult[] = [];
+  for (const p of containerPoints) {
+    containers.push(
+      await runContainerPoint(p, {
+        benchDir: BENCH_DIR,
+        root: ROOT,
+        denoJson,
+        repeat: repeat ?? 1,
+        progress,
+      }),
+    );
+  }
 
   let exprRates = null;
   if (selected("expr")) {
@@ -358,6 +383,7 @@ async function main(): Promise<void> {
     peakRssSource: (await hasGnuTime())
       ? "GNU time (`/usr/bin/time -v`)"
       : "polling /proc/<pid>/status VmHWM",
+    containers,
   };
   const report = renderReport(run) + (browser === null ? "" : renderBrowserSection(browser)) +
     (mcpHttp === null ? "" : `\n${renderMcpHttpSection(mcpHttp).join("\n")}`) +

@@ -93,3 +93,32 @@ export function repeatsFor(inputBytes: number): number {
   if (inputBytes <= 200e6) return 2;
   return 1;
 }
+
+/**
+ * A container point: a zip of several workload CSVs (`zip_input`, members unpacked on threads, then
+ * converted), or a large workbook generated on the fly (`xlsx_sheet`, the sheet streamed). Measured for wall
+ * time and peak RSS against the memory goal; `serial` runs the same with `BXP_WORKERS=0`. None is part of
+ * `--quick`; the serial ones run only when named with `--only`.
+ */
+export interface ContainerPoint {
+  id: string;
+  kind: "zip" | "xlsx";
+  /** zip: members, each a workload CSV of `rows` × `cols`. */
+  members?: number;
+  rows?: number;
+  cols?: number;
+  /** xlsx: the workbook's compressed size. */
+  targetBytes?: number;
+  serial: boolean;
+}
+
+/** Every container point, in report order. */
+export const CONTAINER_POINTS: readonly ContainerPoint[] = [
+  { id: "zip-4x500k-c16", kind: "zip", members: 4, rows: 500_000, cols: 16, serial: false },
+  { id: "zip-4x500k-c16-serial", kind: "zip", members: 4, rows: 500_000, cols: 16, serial: true },
+  { id: "xlsx-200mb", kind: "xlsx", targetBytes: 200_000_000, serial: false },
+  { id: "xlsx-200mb-serial", kind: "xlsx", targetBytes: 200_000_000, serial: true },
+];
+
+/** The container points a full run includes (the serial twins only when named). */
+export const CONTAINER_DEFAULT_IDS: readonly string[] = ["zip-4x500k-c16", "xlsx-200mb"];

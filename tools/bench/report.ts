@@ -8,6 +8,7 @@ import type { ExprRate } from "./expr_rate.ts";
 import type { McpResult } from "./mcp.ts";
 import { median } from "./measure.ts";
 import { type BenchPoint, SLOW_SINK_BYTES_PER_SECOND, traceBaselineId } from "./points.ts";
+import { containerGoals, type ContainerResult, renderContainerSection } from "./containers.ts";
 
 /** Repeated runs of one tool at one point. */
 export interface ToolRuns {
@@ -58,6 +59,8 @@ export interface BenchRun {
   exprRates: ExprRate[] | null;
   mcp: McpResult | null;
   peakRssSource: string;
+  /** The container points run (zip members, a large workbook); absent or empty when none ran. */
+  containers?: ContainerResult[];
 }
 
 /** A performance goal and whether it holds. */
@@ -295,6 +298,7 @@ export function checkGoals(run: BenchRun): GoalCheck[] {
     const cold = median(mcp.coldStartMs);
     goals.push({ goal: coldGoal, holds: cold < 150, detail: `median ${cold.toFixed(0)} ms` });
   }
+  goals.push(...containerGoals(run.containers ?? []));
   return goals;
 }
 
@@ -354,6 +358,7 @@ export function renderReport(run: BenchRun): string {
     out.push(...exprTable(run.exprRates), "");
   }
   if (run.mcp !== null) out.push("### bxp-mcp over stdio", "", ...mcpTable(run.mcp), "");
+  out.push(...renderContainerSection(run.containers ?? []));
   out.push("### Performance goals", "", ...goalLines(checkGoals(run)), "");
   return out.join("\n");
 }
