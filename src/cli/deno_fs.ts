@@ -159,6 +159,11 @@ class DenoStagedOutput implements StagedOutput {
     if (this.#failure !== null) throw this.#failure;
   }
 
+  async flush(): Promise<void> {
+    await this.#settle();
+    this.#spare.length = 0;
+  }
+
   async commit(): Promise<void> {
     await this.#settle();
     this.#close();

@@ -17,6 +17,11 @@ export interface StagedOutput {
    * stalls the caller instead of filling memory).
    */
   write(bytes: Uint8Array): Promise<void>;
+  /**
+   * Writes what is buffered and lets go of the write buffers; the output stays staged (an unpacked member
+   * waits for its archive's other members before it is committed). Optional.
+   */
+  flush?(): Promise<void>;
   /** Makes the output visible under its final name (atomic rename). */
   commit(): Promise<void>;
   /** Discards everything written; the final name is left untouched. */

@@ -71,7 +71,8 @@ async function writeSheet(
   const sheet = new SheetCsv(workbook.sheetContext(path, headerRow));
   const encoder = new TextEncoder();
   let pending = "";
-  for await (const piece of memberChunks(file, entry, pool.session({ ...entry }))) {
+  // Off the calling thread: it parses the sheet while a worker inflates the next chunks.
+  for await (const piece of memberChunks(file, entry, pool.session({ ...entry }, true))) {
     pending += sheet.push(piece);
     if (pending.length >= WRITE_BATCH) {
       await out.write(encoder.encode(pending));

@@ -1,11 +1,11 @@
 /**
- * One member's uncompressed bytes as a stream: its compressed range is read in chunks and pushed through an
- * {@link InflateSession}, with the next chunks already read and inflating while the caller handles the
- * current pieces. Memory stays within a few chunks and their output, whatever the member's size.
+ * One member's uncompressed bytes as a stream: its compressed range is read in chunks and written into an
+ * {@link InflateSession} while its pieces are read out, so reading, inflating and the caller's work overlap.
+ * Memory stays within a few chunks and their output, whatever the member's size.
  *
  * @example
  * ```ts ignore
- * for await (const piece of memberChunks(reader, entry, pool.session({ ...entry }))) await out.write(piece);
+ * for await (const piece of memberChunks(reader, entry, pool.session(entry))) await out.write(piece);
  * ```
  * @module
  */
@@ -13,14 +13,13 @@
 import { memberDataOffset, type RangeReader, type ZipEntry } from "../../formats/zip/archive.ts";
 import type { InflateSession } from "./pool.ts";
 
-/** Compressed bytes read and pushed at a time. */
+/** Compressed bytes read and handed over at a time. */
 export const MEMBER_CHUNK = 256 * 1024;
-/** Chunks in flight ahead of the one being consumed. */
-const AHEAD = 2;
 
 /**
- * The member's uncompressed pieces in order. Throws what reading or inflating throws (the session is
- * closed then).
+ * The member's uncompressed pieces in order (read from the session while a feeder reads the compressed
+ * range and writes it in). Throws what reading or inflating throws; the session is closed then, or when the
+ * consumer stops early.
  */
 export async function* memberChunks(
   reader: RangeReader,
@@ -28,41 +27,34 @@ export async function* memberChunks(
   session: InflateSession,
   chunkSize = MEMBER_CHUNK,
 ): AsyncGenerator<Uint8Array> {
-  const start = await memberDataOffset(reader, entry);
-  const end = start + entry.compressedSize;
-  const total = Math.max(1, Math.ceil(entry.compressedSize / chunkSize));
-  let issued = 0;
-  // Each push is posted only after the previous one was (the session needs them in order); the wrapper
-  // object keeps `posted` from waiting for the inflated answer itself.
-  let posted: Promise<unknown> = Promise.resolve();
-  const queue: Promise<{ answer: Promise<Uint8Array[]> }>[] = [];
-  const issue = () => {
-    const off = start + issued * chunkSize;
-    const len = Math.min(chunkSize, end - off);
-    const final = ++issued === total;
-    const read = reader.read(off, len);
-    const next = Promise.all([read, posted]).then(([chunk]) => {
-      if (chunk.length !== len) throw new Error(`member '${entry.name}' is truncated`);
-      const answer = session.push(chunk, final);
-      answer.catch(() => {});
-      return { answer };
-    });
-    next.catch(() => {});
-    posted = next;
-    queue.push(next);
-  };
   let completed = false;
+  let feedFailure: unknown = null;
   try {
-    while (issued < total && queue.length < AHEAD) issue();
-    while (queue.length > 0) {
-      const { answer } = await queue.shift()!;
-      const pieces = await answer;
-      if (issued < total) issue();
-      for (const piece of pieces) yield piece;
+    const start = await memberDataOffset(reader, entry);
+    const end = start + entry.compressedSize;
+    const feeding = (async () => {
+      let at = start;
+      do {
+        const len = Math.min(chunkSize, end - at);
+        const chunk = await reader.read(at, len);
+        if (chunk.length !== len) throw new Error(`member '${entry.name}' is truncated`);
+        at += len;
+        await session.write(chunk, at >= end);
+      } while (at < end);
+    })().catch((err) => {
+      feedFailure = err;
+      // The reader side learns of it through the closed session.
+      session.close();
+    });
+    try {
+      for await (const piece of session.pieces()) yield piece;
+    } catch (err) {
+      throw feedFailure ?? err;
     }
+    await feeding;
+    if (feedFailure !== null) throw feedFailure;
     completed = true;
   } finally {
-    // A failure, or a consumer that stopped early: the worker may drop the member's state.
     if (!completed) session.close();
   }
 }

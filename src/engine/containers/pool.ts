@@ -8,136 +8,203 @@
  * ```ts ignore
  * const pool = await InflatePool.start(2);
  * const session = pool.session({ method: 8, size, crc32, name: "a.csv" });
- * const pieces = await session.push(compressed, true);
+ * const sent = session.write(compressed, true);
+ * for await (const piece of session.pieces()) use(piece);
  * pool.close();
  * ```
  * @module
  */
 
-import { type MemberFacts, MemberInflater } from "../../formats/zip/member_inflater.ts";
+import { type MemberFacts, memberInflateStream } from "../../formats/zip/member_inflater.ts";
 import type { InflateRequest, InflateResponse } from "./protocol.ts";
 
-/** One member being inflated: push its compressed chunks in order, each answer holds the uncompressed pieces. */
+/**
+ * One member being inflated: write its compressed chunks in order (the last with `final`), read its
+ * uncompressed pieces from {@link InflateSession.pieces} at the same time.
+ */
 export interface InflateSession {
-  /** Inflates the next chunk (`final` on the member's last); the chunk's buffer may be transferred. */
-  push(chunk: Uint8Array, final: boolean): Promise<Uint8Array[]>;
-  /** Ends the session early (a failure elsewhere); pending answers may still arrive and are dropped. */
+  /** Hands over the next chunk (its buffer may be transferred); resolves when the next may be written. */
+  write(chunk: Uint8Array, final: boolean): Promise<void>;
+  /** The member's pieces in order; ends after the last, throws the member's failure. Read once. */
+  pieces(): AsyncGenerator<Uint8Array>;
+  /** Ends the session early (a failure elsewhere, a consumer that stopped). */
   close(): void;
 }
 
 /** How long a worker may take to answer its first message before the pool inflates on the calling thread. */
 const START_TIMEOUT_MS = 10_000;
+/** Chunks a worker may hold unacknowledged. */
+const WORKER_CREDITS = 2;
+/** Pieces received but not yet read above which no more chunks are sent (a slow disk stalls the member). */
+const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 
 class LocalSession implements InflateSession {
-  readonly #inflater: MemberInflater;
-  constructor(facts: MemberFacts) {
-    this.#inflater = new MemberInflater(facts);
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  #release: (() => void) | null;
+
+  /** `release`: called once when the session ends (the pool counts the calling thread's sessions). */
+  constructor(facts: MemberFacts, release: () => void = () => {}) {
+    const { writable, readable } = memberInflateStream(facts);
+    this.#writer = writable.getWriter();
+    this.#reader = readable.getReader();
+    this.#release = release;
   }
-  push(chunk: Uint8Array, final: boolean): Promise<Uint8Array[]> {
+
+  #done(): void {
+    const release = this.#release;
+    this.#release = null;
+    release?.();
+  }
+
+  async write(chunk: Uint8Array, final: boolean): Promise<void> {
+    await this.#writer.write(chunk);
+    if (final) await this.#writer.close();
+  }
+
+  async *pieces(): AsyncGenerator<Uint8Array> {
     try {
-      return Promise.resolve(this.#inflater.push(chunk, final));
-    } catch (err) {
-      return Promise.reject(err);
+      for (;;) {
+        const { value, done } = await this.#reader.read();
+        if (done) return;
+        yield value;
+      }
+    } finally {
+      this.#done();
     }
   }
-  close(): void {}
-}
 
-interface Waiter {
-  resolve(pieces: Uint8Array[]): void;
-  reject(err: Error): void;
+  close(): void {
+    this.#done();
+    this.#writer.abort().catch(() => {});
+    this.#reader.cancel().catch(() => {});
+  }
 }
 
 class InflateWorker {
   readonly worker: Worker;
-  /** Open sessions: their answers, oldest first. */
-  readonly waiting = new Map<number, Waiter[]>();
+  readonly sessions = new Map<number, WorkerSession>();
   failed: Error | null = null;
 
   constructor(worker: Worker) {
     this.worker = worker;
-    worker.onmessage = (e: MessageEvent<InflateResponse>) => this.#answer(e.data);
+    worker.onmessage = (e: MessageEvent<InflateResponse>) => {
+      const msg = e.data;
+      if (msg.type !== "ready") this.sessions.get(msg.id)?.receive(msg);
+    };
     worker.onerror = (e: ErrorEvent) => {
       e.preventDefault();
-      this.#failAll(new Error(`inflate worker failed: ${e.message}`));
+      this.failed = new Error(`inflate worker failed: ${e.message}`);
+      for (const s of [...this.sessions.values()]) s.fail(this.failed);
     };
-  }
-
-  #answer(msg: InflateResponse): void {
-    if (msg.type === "ready") return;
-    const queue = this.waiting.get(msg.id);
-    const w = queue?.shift();
-    if (w === undefined) return;
-    if (msg.type === "pieces") w.resolve(msg.pieces);
-    else {
-      w.reject(new Error(msg.message));
-      // The worker dropped the session: later pushes of it fail the same way.
-      for (const rest of queue!.splice(0)) rest.reject(new Error(msg.message));
-      this.waiting.delete(msg.id);
-    }
-  }
-
-  #failAll(err: Error): void {
-    this.failed = err;
-    for (const queue of this.waiting.values()) for (const w of queue) w.reject(err);
-    this.waiting.clear();
   }
 }
 
 class WorkerSession implements InflateSession {
   readonly #host: InflateWorker;
   readonly #id: number;
-  #closed = false;
+  #unacked = 0;
+  #queuedBytes = 0;
+  readonly #queue: Uint8Array[] = [];
+  #ended = false;
+  #failure: Error | null = null;
+  /** Whoever waits: the writer for credit, the reader for pieces. */
+  #wakeWriter: (() => void) | null = null;
+  #wakeReader: (() => void) | null = null;
 
   constructor(host: InflateWorker, id: number, facts: MemberFacts) {
     this.#host = host;
     this.#id = id;
-    host.waiting.set(id, []);
+    host.sessions.set(id, this);
     host.worker.postMessage({ type: "open", id, facts } satisfies InflateRequest);
   }
 
-  push(chunk: Uint8Array, final: boolean): Promise<Uint8Array[]> {
-    const host = this.#host;
-    if (host.failed !== null) return Promise.reject(host.failed);
-    const queue = host.waiting.get(this.#id);
-    if (queue === undefined || this.#closed) return Promise.reject(new Error("inflate session is closed"));
-    return new Promise((resolve, reject) => {
-      queue.push({
-        resolve: (pieces) => {
-          if (final) this.#finish();
-          resolve(pieces);
-        },
-        reject: (err) => {
-          this.#finish();
-          reject(err);
-        },
-      });
-      host.worker.postMessage(
-        { type: "push", id: this.#id, chunk, final } satisfies InflateRequest,
-        [chunk.buffer as ArrayBuffer],
-      );
-    });
+  /** A message of this session from the worker. */
+  receive(msg: Exclude<InflateResponse, { type: "ready" }>): void {
+    switch (msg.type) {
+      case "ack":
+        this.#unacked--;
+        break;
+      case "piece":
+        this.#queue.push(msg.bytes);
+        this.#queuedBytes += msg.bytes.length;
+        break;
+      case "end":
+        this.#ended = true;
+        this.#host.sessions.delete(this.#id);
+        break;
+      case "error":
+        this.fail(new Error(msg.message));
+        return;
+    }
+    this.#wake();
+  }
+
+  /** Ends the session with `err` (the first failure wins). */
+  fail(err: Error): void {
+    this.#failure ??= err;
+    this.#host.sessions.delete(this.#id);
+    this.#wake();
+  }
+
+  #wake(): void {
+    const w = this.#wakeWriter, r = this.#wakeReader;
+    this.#wakeWriter = this.#wakeReader = null;
+    w?.();
+    r?.();
+  }
+
+  async write(chunk: Uint8Array, final: boolean): Promise<void> {
+    if (this.#failure !== null) throw this.#failure;
+    if (this.#host.failed !== null) throw this.#host.failed;
+    this.#unacked++;
+    this.#host.worker.postMessage(
+      { type: "chunk", id: this.#id, chunk, final } satisfies InflateRequest,
+      [chunk.buffer as ArrayBuffer],
+    );
+    while (
+      this.#failure === null && !this.#ended &&
+      (this.#unacked >= WORKER_CREDITS || this.#queuedBytes > MAX_QUEUED_BYTES)
+    ) {
+      await new Promise<void>((resolve) => this.#wakeWriter = resolve);
+    }
+    if (this.#failure !== null) throw this.#failure;
+  }
+
+  async *pieces(): AsyncGenerator<Uint8Array> {
+    for (;;) {
+      const piece = this.#queue.shift();
+      if (piece !== undefined) {
+        this.#queuedBytes -= piece.length;
+        // Room again: the writer may send on.
+        const w = this.#wakeWriter;
+        this.#wakeWriter = null;
+        w?.();
+        yield piece;
+        continue;
+      }
+      if (this.#failure !== null) throw this.#failure;
+      if (this.#ended) return;
+      await new Promise<void>((resolve) => this.#wakeReader = resolve);
+    }
   }
 
   close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (this.#ended || this.#failure !== null) return;
+    this.fail(new Error("inflate session is closed"));
     this.#host.worker.postMessage({ type: "close", id: this.#id } satisfies InflateRequest);
-    const queue = this.#host.waiting.get(this.#id);
-    this.#host.waiting.delete(this.#id);
-    for (const w of queue ?? []) w.reject(new Error("inflate session is closed"));
-  }
-
-  #finish(): void {
-    this.#closed = true;
-    this.#host.waiting.delete(this.#id);
   }
 }
 
-/** Inflate workers shared by the members of a run's containers. */
+/**
+ * Inflate workers shared by the members of a run's containers, plus the calling thread, which inflates
+ * members too (as the block pool's main-thread slot does: one isolate fewer for the same cores).
+ */
 export class InflatePool {
   readonly #workers: InflateWorker[];
   #nextId = 0;
+  /** Sessions running on the calling thread. */
+  #local = 0;
 
   private constructor(workers: InflateWorker[]) {
     this.#workers = workers;
@@ -149,21 +216,21 @@ export class InflatePool {
   }
 
   /**
-   * Starts `workers` inflate workers and waits until each answers (so a missing worker module is known
-   * now, not midway through a member). 0 or 1 inflates on the calling thread; so does a pool none of whose
-   * workers start.
+   * A pool of `threads` inflating threads in all: `threads - 1` workers and the calling thread. Waits until
+   * each worker answers (so a missing worker module is known now, not midway through a member). 0 or 1
+   * inflates on the calling thread alone; so does a pool none of whose workers start.
    */
-  static async start(workers: number): Promise<InflatePool> {
-    if (workers < 2 || typeof Worker === "undefined") return new InflatePool([]);
+  static async start(threads: number): Promise<InflatePool> {
+    if (threads < 2 || typeof Worker === "undefined") return new InflatePool([]);
     const started = await Promise.all(
-      Array.from({ length: workers }, () => startWorker()),
+      Array.from({ length: threads - 1 }, () => startWorker()),
     );
     return new InflatePool(started.filter((w): w is InflateWorker => w !== null));
   }
 
-  /** Members inflated at the same time: one per worker, or one on the calling thread. */
+  /** Members inflated at the same time: one per worker and one on the calling thread. */
   get size(): number {
-    return Math.max(1, this.#workers.length);
+    return this.#workers.length + 1;
   }
 
   /** True when members are inflated on worker threads. */
@@ -171,14 +238,22 @@ export class InflatePool {
     return this.#workers.length > 0;
   }
 
-  /** A session on the least busy live worker, or on the calling thread. */
-  session(facts: MemberFacts): InflateSession {
+  /**
+   * A session where the fewest run: a live worker, or the calling thread (which takes a tie, so a pool
+   * inflating one member does it without a round trip). `offThread`: a worker if there is one (the caller
+   * has work of its own for the calling thread, such as parsing the inflated sheet).
+   */
+  session(facts: MemberFacts, offThread = false): InflateSession {
     let best: InflateWorker | null = null;
     for (const w of this.#workers) {
       if (w.failed !== null) continue;
-      if (best === null || w.waiting.size < best.waiting.size) best = w;
+      if (best === null || w.sessions.size < best.sessions.size) best = w;
     }
-    return best === null ? new LocalSession(facts) : new WorkerSession(best, this.#nextId++, facts);
+    if (best === null || (!offThread && this.#local <= best.sessions.size)) {
+      this.#local++;
+      return new LocalSession(facts, () => this.#local--);
+    }
+    return new WorkerSession(best, this.#nextId++, facts);
   }
 
   /** Stops every worker. */

@@ -1,6 +1,8 @@
 /**
  * Messages between the container pool and its inflate workers. A worker inflates several members at once,
- * each a session named by `id`; it answers every `push` in the order received.
+ * each a session named by `id`: compressed chunks go in (each acknowledged once the inflater took it, which
+ * is the main thread's credit to send more), uncompressed pieces come out as they are produced, then `end`
+ * (or `error`).
  * @module
  */
 
@@ -10,11 +12,13 @@ import type { MemberFacts } from "../../formats/zip/member_inflater.ts";
 export type InflateRequest =
   | { type: "ping" }
   | { type: "open"; id: number; facts: MemberFacts }
-  | { type: "push"; id: number; chunk: Uint8Array; final: boolean }
+  | { type: "chunk"; id: number; chunk: Uint8Array; final: boolean }
   | { type: "close"; id: number };
 
 /** Worker -> main thread. */
 export type InflateResponse =
   | { type: "ready" }
-  | { type: "pieces"; id: number; pieces: Uint8Array[] }
+  | { type: "ack"; id: number }
+  | { type: "piece"; id: number; bytes: Uint8Array }
+  | { type: "end"; id: number }
   | { type: "error"; id: number; message: string };

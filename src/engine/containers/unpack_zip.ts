@@ -68,6 +68,8 @@ export async function unpackArchive(req: UnpackRequest): Promise<number> {
             if (failure !== null) break;
             await out.write(piece);
           }
+          // Done: its buffers go while it waits for the archive's other members.
+          await out.flush?.();
         } catch (err) {
           failure ??= err;
         }

@@ -1,54 +1,84 @@
 /**
- * The inflate worker: holds one {@link MemberInflater} per open session and answers each pushed chunk of
- * compressed bytes with the uncompressed pieces (transferred, not copied).
+ * The inflate worker: one inflate stream per open session (`memberInflateStream`: native raw inflate, size
+ * and CRC-32 checked); chunks are acknowledged once taken, pieces posted (transferred) as they come out.
  * @module
  */
 
 /// <reference lib="deno.worker" />
 
-import { MemberInflater } from "../../formats/zip/member_inflater.ts";
+import { memberInflateStream } from "../../formats/zip/member_inflater.ts";
 import type { InflateRequest, InflateResponse } from "./protocol.ts";
 
-const sessions = new Map<number, MemberInflater>();
+const writers = new Map<number, WritableStreamDefaultWriter<Uint8Array>>();
+const readers = new Map<number, ReadableStreamDefaultReader<Uint8Array>>();
+
+function post(msg: InflateResponse, transfer: ArrayBuffer[] = []): void {
+  self.postMessage(msg, transfer);
+}
+
+function fail(id: number, err: unknown): void {
+  if (!writers.has(id)) return;
+  writers.delete(id);
+  readers.delete(id);
+  post({ type: "error", id, message: err instanceof Error ? err.message : String(err) });
+}
+
+async function pump(id: number, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (!writers.has(id)) return; // closed meanwhile
+      if (done) break;
+      // Transfer a piece only when it owns its whole buffer; a view into a larger one is copied first.
+      const own = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength
+        ? value
+        : value.slice();
+      post({ type: "piece", id, bytes: own }, [own.buffer as ArrayBuffer]);
+    }
+    writers.delete(id);
+    readers.delete(id);
+    post({ type: "end", id });
+  } catch (err) {
+    fail(id, err);
+  }
+}
 
 self.onmessage = (event: MessageEvent<InflateRequest>) => {
   const msg = event.data;
   switch (msg.type) {
     case "ping":
-      self.postMessage({ type: "ready" } satisfies InflateResponse);
+      post({ type: "ready" });
       return;
-    case "open":
+    case "open": {
       try {
-        sessions.set(msg.id, new MemberInflater(msg.facts));
+        const { writable, readable } = memberInflateStream(msg.facts);
+        const reader = readable.getReader();
+        writers.set(msg.id, writable.getWriter());
+        readers.set(msg.id, reader);
+        void pump(msg.id, reader);
       } catch (err) {
-        self.postMessage(
-          { type: "error", id: msg.id, message: (err as Error).message } satisfies InflateResponse,
-        );
+        writers.set(msg.id, null as unknown as WritableStreamDefaultWriter<Uint8Array>);
+        fail(msg.id, err);
       }
       return;
-    case "close":
-      sessions.delete(msg.id);
+    }
+    case "chunk": {
+      const writer = writers.get(msg.id);
+      if (writer === undefined) return; // failed or closed: the main thread knows
+      const id = msg.id;
+      writer.write(msg.chunk).then(() => {
+        if (writers.has(id)) post({ type: "ack", id });
+      }, () => {});
+      if (msg.final) writer.close().catch(() => {});
       return;
-    case "push": {
-      const inflater = sessions.get(msg.id);
-      if (inflater === undefined) {
-        self.postMessage(
-          { type: "error", id: msg.id, message: "inflate session is closed" } satisfies InflateResponse,
-        );
-        return;
-      }
-      try {
-        const pieces = inflater.push(msg.chunk, msg.final);
-        if (msg.final) sessions.delete(msg.id);
-        // A stored member hands its chunk back: every piece is a whole buffer of its own, so all transfer.
-        const buffers = [...new Set(pieces.map((p) => p.buffer as ArrayBuffer))];
-        self.postMessage({ type: "pieces", id: msg.id, pieces } satisfies InflateResponse, buffers);
-      } catch (err) {
-        sessions.delete(msg.id);
-        self.postMessage(
-          { type: "error", id: msg.id, message: (err as Error).message } satisfies InflateResponse,
-        );
-      }
+    }
+    case "close": {
+      const writer = writers.get(msg.id);
+      const reader = readers.get(msg.id);
+      writers.delete(msg.id);
+      readers.delete(msg.id);
+      writer?.abort().catch(() => {});
+      reader?.cancel().catch(() => {});
       return;
     }
   }
