@@ -4,7 +4,7 @@
  * @module
  */
 
-import { parseJsonFaithfully } from "./json_input.ts";
+import { exceedsJsonDepth, MAX_JSON_DEPTH, parseJsonFaithfully } from "./json_input.ts";
 
 /** A `resource_link` content item: a resource the client can read with `resources/read`. */
 export interface ResourceLink {
@@ -56,8 +56,22 @@ export interface CallToolResult {
  */
 export function singleJsonObject(text: string): unknown {
   if (!text.trimStart().startsWith("{")) return undefined;
+  if (exceedsJsonDepth(text, FAITHFUL_MAX_DEPTH)) return undefined;
+  // Tools mostly answer compact JSON with canonical numbers: when a plain parse prints back to the very
+  // same text, every number already has its exact digits and the (much slower) faithful parse would
+  // build an equivalent value.
+  let plain: unknown;
+  try {
+    plain = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (JSON.stringify(plain) === text) return plain;
   return parseJsonFaithfully(text);
 }
+
+/** The depth {@link parseJsonFaithfully} refuses beyond by default, checked first for the plain parse too. */
+const FAITHFUL_MAX_DEPTH = MAX_JSON_DEPTH * 4;
 
 /**
  * Build the `tools/call` result: one text block, `isError` always present, and `structuredContent` only

@@ -68,3 +68,36 @@ Deno.test("faithful parsing keeps number digits for re-serialisation", () => {
   assert.equal(parseJsonFaithfully("{"), undefined);
   assert.equal(parseJsonFaithfully("[".repeat(5000) + "]".repeat(5000)), undefined);
 });
+
+Deno.test("the plain-parse fast path keeps every source digit and drops what the reviver drops", () => {
+  // Each id is echoed from its source text when a double would print it differently; the fast path must
+  // notice every such spelling (and any `__proto__` or `\u` escape) and fall back to the reviver.
+  const cases: [string, string | undefined][] = [
+    ['{"id":7,"method":"ping"}', undefined],
+    ['{"id":1.0,"method":"ping"}', "1.0"],
+    ['{"id":-0,"method":"ping"}', "-0"],
+    ['{"id":1e2,"method":"ping"}', "1e2"],
+    ['{"id" : 10E-1 ,"method":"ping"}', "10E-1"],
+    ['{"method":"ping","id":9007199254740993}', "9007199254740993"],
+    ['{"\\u0069d":1.0,"method":"ping"}', "1.0"],
+  ];
+  for (const [text, raw] of cases) {
+    const parsed = parseJsonMessage(text);
+    assert.ok(parsed.ok, text);
+    assert.equal(parsed.rawNumber(parsed.value as object, "id"), raw, text);
+  }
+  const cancel = parseJsonMessage(
+    '{"method":"notifications/cancelled","params":{"requestId":2.50,"_meta":{"progressToken":3.0}}}',
+  );
+  assert.ok(cancel.ok);
+  const params = (cancel.value as { params: Record<string, object> }).params;
+  assert.equal(cancel.rawNumber(params, "requestId"), "2.50");
+  assert.equal(cancel.rawNumber(params._meta, "progressToken"), "3.0");
+  const proto = parseJsonMessage('{"id":1,"params":{"__proto__":{"x":1},"y":2}}');
+  assert.ok(proto.ok);
+  assert.deepEqual(Object.keys((proto.value as { params: object }).params), ["y"]);
+  // A tracked key inside a string value is a false hit: it only costs the fast path, never correctness.
+  const inString = parseJsonMessage('{"id":3,"params":{"text":"\\"id\\":1.0"}}');
+  assert.ok(inString.ok);
+  assert.equal(inString.rawNumber(inString.value as object, "id"), undefined);
+});

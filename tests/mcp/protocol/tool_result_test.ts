@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { singleJsonObject, toCallToolResult, toolFailure } from "../../../src/mcp/protocol/tool_result.ts";
+import { parseJsonFaithfully } from "../../../src/mcp/protocol/json_input.ts";
 
 Deno.test("only a single JSON object counts as structured", () => {
   assert.deepEqual(singleJsonObject('{"ok":true}'), { ok: true });
@@ -43,4 +44,21 @@ Deno.test("the structured copy serialises with the same number digits as the tex
 
 Deno.test("toolFailure formats the bxp failure text", () => {
   assert.deepEqual(toolFailure("missing 'expr'"), { text: "error: missing 'expr'", isError: true });
+});
+
+Deno.test("the structured copy serialises like the text whichever parse path built it", () => {
+  const texts = [
+    '{"ok":true,"value":"2024-06-18"}',
+    '{"a":1.50,"b":[1,2e3,-0],"c":{"d":null}}',
+    '{"s":"\\u00e9\\/","n":1}',
+    '{"a":1,"a":2}',
+    ' {"ok":true}\n',
+  ];
+  for (const text of texts) {
+    const fast = JSON.stringify(singleJsonObject(text));
+    const faithful = JSON.stringify(parseJsonFaithfully(text));
+    assert.equal(fast, faithful, text);
+  }
+  const deep = '{"a":' + "[".repeat(300) + "]".repeat(300) + "}";
+  assert.equal(singleJsonObject(deep), undefined, "nesting the faithful parse refuses is refused too");
 });
