@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { zipSync } from "fflate";
+import { deflateSync, zipSync } from "fflate";
 import { MemoryFs } from "../../web/memory_fs.ts";
 import { unpackArchive } from "../../src/engine/containers/unpack_zip.ts";
 import { ContainerThreads } from "../../src/engine/containers/threads.ts";
@@ -12,6 +12,8 @@ import { memberChunks } from "../../src/engine/containers/member_stream.ts";
 import { InflatePool } from "../../src/engine/containers/pool.ts";
 import { bytesReader, readZipEntries } from "../../src/formats/zip/archive.ts";
 import { ZipInputError } from "../../src/formats/zip.ts";
+import { crc32 } from "../../src/formats/zip/crc32.ts";
+import { MemberDataError, memberInflateStream } from "../../src/formats/zip/member_inflater.ts";
 
 const OPTIONS = { entryPattern: ".csv", dirMode: "basename" as const, pathSeparator: "_" };
 
@@ -203,4 +205,50 @@ Deno.test("--fresh leaves members whose output exists and counts only those writ
   assert.equal(n, 1);
   assert.equal(new TextDecoder().decode(fs.get("data/a.csv")), "mine");
   assert.deepEqual(fs.get("data/b.csv"), csvText(10, 2));
+});
+
+async function drain(readable: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  const reader = readable.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    parts.push(value);
+  }
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+Deno.test("native and fflate inflate agree; broken deflate data is named after its member", async () => {
+  const data = csvText(5_000, 9);
+  const compressed = deflateSync(data, { level: 6 });
+  const facts = { method: 8, size: data.length, crc32: crc32(data), name: "m.csv" };
+  for (const native of [true, false]) {
+    const { writable, readable } = memberInflateStream(facts, native);
+    const writer = writable.getWriter();
+    const writing = (async () => {
+      for (let at = 0; at < compressed.length; at += 1000) {
+        await writer.write(compressed.slice(at, at + 1000));
+      }
+      await writer.close();
+    })();
+    assert.deepEqual(await drain(readable), data, `native ${native}`);
+    await writing;
+
+    const broken = compressed.slice();
+    for (let i = 10; i < 200; i++) broken[i] ^= 0x5a;
+    const pair = memberInflateStream(facts, native);
+    const w = pair.writable.getWriter();
+    w.write(broken).then(() => w.close()).catch(() => {});
+    await assert.rejects(
+      () => drain(pair.readable),
+      (err: unknown) => err instanceof MemberDataError && err.message.startsWith("member 'm.csv'"),
+      `native ${native}`,
+    );
+  }
 });

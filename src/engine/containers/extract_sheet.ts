@@ -1,7 +1,8 @@
 /**
  * Extracts the `xlsx_sheet` specs of one workbook into their intermediate CSV files as streams: the sheet
- * part is read and inflated chunk by chunk (on an inflate thread when it is large, so inflating overlaps
- * parsing), parsed as it arrives, and its CSV rows are written to a staged output as they complete.
+ * part is read and inflated chunk by chunk, parsed as it arrives, and its CSV rows are written to a staged
+ * output as they complete. Memory stays flat whatever the sheet's size (the shared strings and styles are
+ * the only parts held whole).
  *
  * @example
  * ```ts ignore
@@ -15,7 +16,6 @@ import type { TemplateConfig } from "../../config/model.ts";
 import type { EngineFs, StagedOutput } from "../host.ts";
 import { memberChunks } from "./member_stream.ts";
 import type { ContainerThreads } from "./threads.ts";
-import { THREADED_MIN_BYTES } from "./unpack_zip.ts";
 
 /** What {@link extractWorkbook} needs. */
 export interface ExtractRequest {
@@ -26,8 +26,8 @@ export interface ExtractRequest {
   threads: ContainerThreads;
 }
 
-/** CSV characters gathered before they are encoded and written. */
-const WRITE_BATCH = 256 * 1024;
+/** CSV characters gathered before they are encoded and written (small strings die young). */
+const WRITE_BATCH = 48 * 1024;
 
 /**
  * Writes one intermediate CSV per spec whose sheet exists (in spec order). Throws {@link XlsxError} (bxp's
@@ -67,12 +67,13 @@ async function writeSheet(
   out: StagedOutput,
   threads: ContainerThreads,
 ): Promise<void> {
-  const pool = entry.compressedSize >= THREADED_MIN_BYTES ? await threads.pool() : threads.local;
+  // Inflating is a small part of the work (parsing is most of it) and a worker's isolate and buffers cost
+  // more memory than it saves time: the sheet inflates on the calling thread, between parsing steps.
+  const pool = threads.local;
   const sheet = new SheetCsv(workbook.sheetContext(path, headerRow));
   const encoder = new TextEncoder();
   let pending = "";
-  // Off the calling thread: it parses the sheet while a worker inflates the next chunks.
-  for await (const piece of memberChunks(file, entry, pool.session({ ...entry }, true))) {
+  for await (const piece of memberChunks(file, entry, pool.session({ ...entry }))) {
     pending += sheet.push(piece);
     if (pending.length >= WRITE_BATCH) {
       await out.write(encoder.encode(pending));

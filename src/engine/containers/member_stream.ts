@@ -14,7 +14,7 @@ import { memberDataOffset, type RangeReader, type ZipEntry } from "../../formats
 import type { InflateSession } from "./pool.ts";
 
 /** Compressed bytes read and handed over at a time. */
-export const MEMBER_CHUNK = 256 * 1024;
+export const MEMBER_CHUNK = 64 * 1024;
 
 /**
  * The member's uncompressed pieces in order (read from the session while a feeder reads the compressed

@@ -240,16 +240,15 @@ export class InflatePool {
 
   /**
    * A session where the fewest run: a live worker, or the calling thread (which takes a tie, so a pool
-   * inflating one member does it without a round trip). `offThread`: a worker if there is one (the caller
-   * has work of its own for the calling thread, such as parsing the inflated sheet).
+   * inflating one member does it without a round trip).
    */
-  session(facts: MemberFacts, offThread = false): InflateSession {
+  session(facts: MemberFacts): InflateSession {
     let best: InflateWorker | null = null;
     for (const w of this.#workers) {
       if (w.failed !== null) continue;
       if (best === null || w.sessions.size < best.sessions.size) best = w;
     }
-    if (best === null || (!offThread && this.#local <= best.sessions.size)) {
+    if (best === null || this.#local <= best.sessions.size) {
       this.#local++;
       return new LocalSession(facts, () => this.#local--);
     }

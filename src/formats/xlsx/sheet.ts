@@ -15,7 +15,7 @@
  */
 
 import { xlsxNumberText } from "../number_text.ts";
-import { attr, decodeXmlEntities, localName, XmlScanner } from "./xml.ts";
+import { decodeXmlEntities, type RawXmlHandler, readAttrs, XmlScanner } from "./xml.ts";
 import { utf16Refusal } from "./parts.ts";
 
 /** 0-based column of a cell reference (`A1` -> 0, `AA7` -> 26); no letters gives 0, as bxp. */
@@ -58,7 +58,6 @@ export function excelSerialToDateTime(serial: number): string {
 }
 
 const FLOAT_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const DIGITS = /^\d+$/;
 
 function resolveCell(
   raw: string,
@@ -68,7 +67,7 @@ function resolveCell(
   dateStyles: ReadonlySet<number>,
 ): string {
   if (type === "s") {
-    const idx = DIGITS.test(raw) ? Number(raw) : -1;
+    const idx = parseUint(raw, -1);
     return idx >= 0 && idx < shared.length ? shared[idx] : "";
   }
   if (type === "inlineStr" || type === "str") return raw;
@@ -82,15 +81,50 @@ function resolveCell(
 }
 
 function parseUint(text: string | null, fallback: number): number {
-  return text !== null && DIGITS.test(text) ? Number(text) : fallback;
+  if (text === null || text.length === 0) return fallback;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return fallback;
+  }
+  return Number(text);
 }
-
-const NEEDS_QUOTES = /[,"\n\r]/;
 
 function csvField(value: string): string {
-  if (!NEEDS_QUOTES.test(value)) return value;
-  return '"' + value.replaceAll('"', '""') + '"';
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 44 || c === 34 || c === 10 || c === 13) return '"' + value.replaceAll('"', '""') + '"';
+  }
+  return value;
 }
+
+/** Tags the sheet reader acts on, by local name (any namespace prefix ignored). */
+const enum Tag {
+  Other,
+  Row,
+  C,
+  V,
+  T,
+}
+
+/** The local name of `src[start, end)` (after the first `:`), as a {@link Tag}. */
+function tagOf(src: string, start: number, end: number): Tag {
+  // A bounded search: `src` is a whole chunk of the part.
+  for (let i = start; i < end; i++) {
+    if (src.charCodeAt(i) === 58 /* : */) {
+      start = i + 1;
+      break;
+    }
+  }
+  const len = end - start;
+  if (len === 1) {
+    const c = src.charCodeAt(start);
+    return c === 99 ? Tag.C : c === 118 ? Tag.V : c === 116 ? Tag.T : Tag.Other;
+  }
+  return len === 3 && src.startsWith("row", start) ? Tag.Row : Tag.Other;
+}
+
+const ROW_ATTRS = ["r"];
+const CELL_ATTRS = ["t", "s", "r"];
 
 /** One CSV line (comma, minimal double-quote quoting, LF). */
 export function csvLine(row: readonly string[]): string {
@@ -103,11 +137,12 @@ export function csvLine(row: readonly string[]): string {
  * The shaping state machine: fed XML tokens, hands each finished row to `onRow` (the header row with its
  * leading empty cells dropped, later rows cut/padded to the header width).
  */
-export class SheetRows {
+export class SheetRows implements RawXmlHandler {
   readonly #headerRow: number;
   readonly #shared: readonly string[];
   readonly #dateStyles: ReadonlySet<number>;
   readonly #onRow: (row: string[]) => void;
+  readonly #attrs: (string | null)[] = [null, null, null];
   #cells: string[] = [];
   #colCount = 0;
   #skipCols = 0;
@@ -133,31 +168,33 @@ export class SheetRows {
     this.#onRow = onRow;
   }
 
-  open(name: string, attrs: string): void {
-    const tag = localName(name);
-    if (tag === "row") {
+  open(src: string, nameStart: number, nameEnd: number, attrStart: number, attrEnd: number): void {
+    const tag = tagOf(src, nameStart, nameEnd);
+    if (tag === Tag.Row) {
       this.#inRow = true;
-      this.#currentRow = parseUint(attr(attrs, "r"), 0);
+      readAttrs(src, attrStart, attrEnd, ROW_ATTRS, this.#attrs);
+      this.#currentRow = parseUint(this.#attrs[0], 0);
       this.#cells = [];
-    } else if (this.#inRow && tag === "c") {
+    } else if (this.#inRow && tag === Tag.C) {
       // A self-closing <c/> never sees its </c>: like bxp, it contributes no cell.
       this.#inCell = true;
       this.#value = "";
-      this.#cellType = attr(attrs, "t") ?? "";
-      this.#cellStyle = parseUint(attr(attrs, "s"), 0);
-      this.#cellCol = columnIndex(attr(attrs, "r") ?? "");
-    } else if (this.#inCell && tag === "v") {
+      readAttrs(src, attrStart, attrEnd, CELL_ATTRS, this.#attrs);
+      this.#cellType = this.#attrs[0] ?? "";
+      this.#cellStyle = parseUint(this.#attrs[1], 0);
+      this.#cellCol = columnIndex(this.#attrs[2] ?? "");
+    } else if (this.#inCell && tag === Tag.V) {
       this.#inValue = true;
-    } else if (this.#inCell && tag === "t") {
+    } else if (this.#inCell && tag === Tag.T) {
       this.#inInlineText = true;
     }
   }
 
-  close(name: string): void {
-    const tag = localName(name);
-    if (tag === "v") this.#inValue = false;
-    else if (tag === "t") this.#inInlineText = false;
-    else if (tag === "c") {
+  close(src: string, start: number, end: number): void {
+    const tag = tagOf(src, start, end);
+    if (tag === Tag.V) this.#inValue = false;
+    else if (tag === Tag.T) this.#inInlineText = false;
+    else if (tag === Tag.C) {
       this.#inCell = false;
       this.#inValue = false;
       this.#inInlineText = false;
@@ -172,7 +209,7 @@ export class SheetRows {
           this.#dateStyles,
         );
       }
-    } else if (tag === "row") {
+    } else if (tag === Tag.Row) {
       this.#inRow = false;
       const cells = this.#cells;
       if (this.#currentRow === this.#headerRow) {
@@ -191,8 +228,8 @@ export class SheetRows {
     }
   }
 
-  text(text: string): void {
-    if (this.#inValue || this.#inInlineText) this.#value += decodeXmlEntities(text);
+  text(src: string, start: number, end: number): void {
+    if (this.#inValue || this.#inInlineText) this.#value += decodeXmlEntities(src.substring(start, end));
   }
 }
 
@@ -204,6 +241,9 @@ export interface SheetContext {
   /** The part's path, for messages. */
   part: string;
 }
+
+/** Bytes decoded and scanned at a time. */
+const DECODE_SLICE = 32 * 1024;
 
 /** A worksheet part's bytes in, intermediate CSV text out (see the module notes). */
 export class SheetCsv {
@@ -225,7 +265,7 @@ export class SheetCsv {
         this.#out += csvLine(row);
       }),
     );
-    this.#scanner = new XmlScanner(rows);
+    this.#scanner = new XmlScanner(rows, true);
   }
 
   /** Takes the next bytes of the part; answers the CSV of the rows they completed ("" when none). */
@@ -240,7 +280,11 @@ export class SheetCsv {
       this.#check(head);
       bytes = head;
     }
-    this.#scanner.push(this.#decoder.decode(bytes, { stream: true }));
+    // Decoded in slices: strings stay small enough for the young generation, where garbage is cheap (a
+    // large string goes straight to the old one and lingers until a full collection).
+    for (let at = 0; at < bytes.length; at += DECODE_SLICE) {
+      this.#scanner.push(this.#decoder.decode(bytes.subarray(at, at + DECODE_SLICE), { stream: true }));
+    }
     return this.#take();
   }
 

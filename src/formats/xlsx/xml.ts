@@ -35,15 +35,59 @@ export interface XmlHandler {
   text(text: string): void;
 }
 
+/**
+ * The same tokens as {@link XmlHandler}, given as bounds into the scanned text (no substrings are made, so
+ * a hot reader such as the sheet's looks only at what it needs). Bounds are already trimmed as the string
+ * handler's values are; `src` is only valid during the call.
+ */
+export interface RawXmlHandler {
+  open(
+    src: string,
+    nameStart: number,
+    nameEnd: number,
+    attrStart: number,
+    attrEnd: number,
+    selfClose: boolean,
+  ): void;
+  close(src: string, start: number, end: number): void;
+  text(src: string, start: number, end: number): void;
+}
+
 function isXmlSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 13 || c === 10;
+}
+
+/** What `String.prototype.trim` removes (white space and line terminators). */
+export function isTrimSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+function trimEndAt(src: string, start: number, end: number): number {
+  while (end > start && isTrimSpace(src.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+/** The string-valued handler over raw bounds. */
+function stringsOf(h: XmlHandler): RawXmlHandler {
+  return {
+    open: (src, ns, ne, as, ae, selfClose) => h.open(src.substring(ns, ne), src.substring(as, ae), selfClose),
+    close: (src, start, end) => h.close(src.substring(start, end)),
+    text: (src, start, end) => h.text(src.substring(start, end)),
+  };
+}
+
+function raw(h: XmlHandler | RawXmlHandler, isRaw: boolean): RawXmlHandler {
+  return isRaw ? h as RawXmlHandler : stringsOf(h as XmlHandler);
 }
 
 /**
  * Scans `src` from `pos` and reports every complete token; answers where it stopped (the start of the first
  * token whose end is not in `src` yet), or `src.length` when `final` (then everything is reported).
  */
-function scan(src: string, from: number, final: boolean, h: XmlHandler): number {
+function scan(src: string, from: number, final: boolean, h: RawXmlHandler): number {
   let pos = from;
   const n = src.length;
   while (pos < n) {
@@ -54,7 +98,7 @@ function scan(src: string, from: number, final: boolean, h: XmlHandler): number 
         if (!final) return start;
         lt = n;
       }
-      h.text(src.substring(pos, lt));
+      h.text(src, pos, lt);
       pos = lt;
       continue;
     }
@@ -80,7 +124,7 @@ function scan(src: string, from: number, final: boolean, h: XmlHandler): number 
         if (!final) return start;
         gt = n;
       }
-      h.close(src.substring(pos + 2, gt).trimEnd());
+      h.close(src, pos + 2, trimEndAt(src, pos + 2, gt));
       pos = gt + 1;
       continue;
     }
@@ -108,26 +152,27 @@ function scan(src: string, from: number, final: boolean, h: XmlHandler): number 
     }
     // The end of the tag must be in view: its `>` or `/`, and after a `/` the character that follows.
     if (!final && (pos >= n || (src.charCodeAt(pos) === 47 && pos + 1 >= n))) return start;
-    const attrs = src.substring(attrStart, pos).trimEnd();
+    const attrEnd = trimEndAt(src, attrStart, pos);
     let selfClose = false;
     if (src.charCodeAt(pos) === 47) {
       selfClose = true;
       pos++;
     }
     if (src.charCodeAt(pos) === 62) pos++;
-    if (nameEnd > nameStart) h.open(src.substring(nameStart, nameEnd), attrs, selfClose);
+    if (nameEnd > nameStart) h.open(src, nameStart, nameEnd, attrStart, attrEnd, selfClose);
   }
   return pos;
 }
 
 /** Scans XML text pushed in pieces; see the module notes. */
 export class XmlScanner {
-  readonly #handler: XmlHandler;
+  readonly #handler: RawXmlHandler;
   /** Text of tokens not complete yet (the start of the next token onwards). */
   #rest = "";
 
-  constructor(handler: XmlHandler) {
-    this.#handler = handler;
+  /** `raw`: the handler takes bounds ({@link RawXmlHandler}) instead of strings. */
+  constructor(handler: XmlHandler | RawXmlHandler, raw_ = false) {
+    this.#handler = raw(handler, raw_);
   }
 
   /** Reports every token completed by `text`. */
@@ -156,7 +201,7 @@ export class XmlScanner {
  * ```
  */
 export function scanXml(src: string, handler: XmlHandler): void {
-  scan(src, 0, true, handler);
+  scan(src, 0, true, stringsOf(handler));
 }
 
 /** The name without its namespace prefix (`x:row` -> `row`). */
@@ -190,6 +235,58 @@ export function attr(attrs: string, name: string): string | null {
     if (rawName === name || (!name.includes(":") && rawName.endsWith(":" + name))) return value;
   }
   return null;
+}
+
+/**
+ * Reads the attributes `names` from the attribute text `src[start, end)` in one pass into `out` (null when
+ * absent), exactly as {@link attr} reads each (the first match wins; a name also matches with a namespace
+ * prefix).
+ */
+export function readAttrs(
+  src: string,
+  start: number,
+  end: number,
+  names: readonly string[],
+  out: (string | null)[],
+) {
+  out.fill(null);
+  let left = names.length;
+  let pos = start;
+  while (pos < end && left > 0) {
+    while (pos < end && isXmlSpace(src.charCodeAt(pos))) pos++;
+    if (pos >= end) break;
+    // Bounded searches: `src` is a whole chunk of the part, not just this tag.
+    let eq = pos;
+    while (eq < end && src.charCodeAt(eq) !== 61 /* = */) eq++;
+    if (eq >= end) break;
+    let ns = pos, ne = eq;
+    while (ns < ne && isTrimSpace(src.charCodeAt(ns))) ns++;
+    while (ne > ns && isTrimSpace(src.charCodeAt(ne - 1))) ne--;
+    pos = eq + 1;
+    if (pos >= end) break;
+    const q = src.charCodeAt(pos);
+    if (q !== 34 && q !== 39) {
+      while (pos < end && !isXmlSpace(src.charCodeAt(pos))) pos++;
+      continue;
+    }
+    pos++;
+    let vend = pos;
+    while (vend < end && src.charCodeAt(vend) !== q) vend++;
+    const vstart = pos;
+    pos = vend + 1;
+    for (let i = 0; i < names.length; i++) {
+      if (out[i] !== null) continue;
+      const name = names[i];
+      const len = ne - ns;
+      const hit = (len === name.length && src.startsWith(name, ns)) ||
+        (len > name.length && src.charCodeAt(ne - name.length - 1) === 58 /* : */ &&
+          src.startsWith(name, ne - name.length));
+      if (hit) {
+        out[i] = src.substring(vstart, vend);
+        left--;
+      }
+    }
+  }
 }
 
 /** Decode XML entity and character references (lenient, as bxp). */

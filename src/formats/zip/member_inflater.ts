@@ -114,7 +114,7 @@ export class MemberInflater {
 }
 
 /** Compressed bytes handed to the inflater at a time (bounds one step's output for a highly compressed member). */
-const STREAM_SLICE = 64 * 1024;
+const STREAM_SLICE = 16 * 1024;
 
 /** True where the runtime inflates natively (`DecompressionStream("deflate-raw")`: Deno, current browsers). */
 function nativeRawInflate(): boolean {
@@ -161,7 +161,8 @@ function slicer(size: number): TransformStream<Uint8Array, Uint8Array> {
  * One member's inflation as a stream pair: write its compressed chunks to `writable` (then close it), read
  * its uncompressed pieces from `readable`, which errors with a {@link MemberDataError} when the bytes are
  * not what the archive promised (size exceeded or short, CRC-32 wrong, deflate data broken). Inflates
- * natively where the runtime can (several times faster than fflate), else with fflate.
+ * natively where the runtime can (several times faster than fflate), else (or with `native` false) with
+ * fflate.
  *
  * @example
  * ```ts ignore
@@ -170,6 +171,7 @@ function slicer(size: number): TransformStream<Uint8Array, Uint8Array> {
  */
 export function memberInflateStream(
   facts: MemberFacts,
+  native: boolean = NATIVE,
 ): { writable: WritableStream<Uint8Array>; readable: ReadableStream<Uint8Array> } {
   if (facts.method !== 0 && facts.method !== 8) {
     throw new MemberDataError(`member '${facts.name}' uses compression method ${facts.method}`);
@@ -200,7 +202,7 @@ export function memberInflateStream(
   });
   if (facts.method === 0) return { writable: check.writable, readable: check.readable };
   const input = slicer(STREAM_SLICE);
-  const inflate: TransformStream<Uint8Array, Uint8Array> = NATIVE
+  const inflate: TransformStream<Uint8Array, Uint8Array> = native
     ? new DecompressionStream("deflate-raw") as unknown as TransformStream<Uint8Array, Uint8Array>
     : fflateInflate();
   input.readable.pipeTo(inflate.writable).catch(() => {});
