@@ -67,6 +67,29 @@ export interface SessionOptions {
   simulateHost: SimulateHost;
   /** Ends the session early (a signal forwarded by the main thread). */
   signal?: AbortSignal;
+  /**
+   * Only when `stdout` is the process's stdout: the largest answer line other threads may write to it
+   * directly (see {@link atomicStdoutBytes}).
+   */
+  directAnswerBytes?: number;
+}
+
+/**
+ * The largest write the process's stdout takes whole, for answers written directly by evaluation workers:
+ * a pipe write of at most PIPE_BUF bytes is atomic (POSIX), so it can never interleave with the session's
+ * own writes (Deno serializes writes to stdout, but a retried short write could otherwise let another in).
+ * PIPE_BUF is 4096 on Linux and 512 on macOS and the BSDs; Windows gets no direct answers.
+ *
+ * @example
+ * ```ts
+ * atomicStdoutBytes("linux"); // 4096
+ * atomicStdoutBytes("windows"); // undefined
+ * ```
+ */
+export function atomicStdoutBytes(os: string): number | undefined {
+  if (os === "linux" || os === "android") return 4096;
+  if (os === "windows") return undefined;
+  return 512;
 }
 
 /**
@@ -87,6 +110,7 @@ export async function serveSession(options: SessionOptions): Promise<void> {
     log: options.log,
     eofGraceMs: EOF_GRACE_MS,
     signal: options.signal,
+    directAnswerBytes: options.directAnswerBytes,
   });
 }
 
@@ -360,6 +384,7 @@ export function workerMain(scope: {
       log: logToStderr,
       simulateHost: denoSimulateHost(logToStderr),
       signal: stop.signal,
+      directAnswerBytes: atomicStdoutBytes(Deno.build.os),
     });
     scope.postMessage({ kind: "done", code: 0 } satisfies SessionDone);
   };

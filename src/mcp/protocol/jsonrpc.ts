@@ -80,6 +80,19 @@ export function resultResponse(id: WireId, result: unknown): string {
   return JSON.stringify({ jsonrpc: "2.0", id: id.wire, result });
 }
 
+/**
+ * The same line as {@link resultResponse} from an id and a result already serialised (`idJson` is
+ * `JSON.stringify(id.wire)`): lets another thread, which cannot receive a `WireId`, build the answer.
+ *
+ * @example
+ * ```ts
+ * resultLine("7", '{"ok":true}'); // '{"jsonrpc":"2.0","id":7,"result":{"ok":true}}'
+ * ```
+ */
+export function resultLine(idJson: string, resultJson: string): string {
+  return `{"jsonrpc":"2.0","id":${idJson},"result":${resultJson}}`;
+}
+
 /** Encode a notification (a message without id, never answered) as one JSON line. */
 export function notificationMessage(method: string, params: Record<string, unknown>): string {
   return JSON.stringify({ jsonrpc: "2.0", method, params });

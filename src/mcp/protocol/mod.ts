@@ -8,6 +8,7 @@
 export {
   type ClientInfo,
   type CloseHook,
+  type DirectAnswer,
   McpServer,
   type NotificationListener,
   type Send,

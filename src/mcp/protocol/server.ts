@@ -56,6 +56,26 @@ export interface ServerOptions {
   answerTooLargeHint?: string;
 }
 
+/**
+ * Lets another thread write a tool call's answer straight to the transport's output (stdio, when the
+ * adapter says that output is the process's stdout; never HTTP). The writer must produce the very line
+ * the server would send, `resultLine(idJson, <CallToolResult JSON>)` plus a newline, within the call's
+ * answer budget, in ONE write of at most `maxLineBytes` bytes (so it cannot interleave with the server's
+ * own writes), and only after winning a claim that a cancellation can also take first. The handler then
+ * returns `{ text: "", answered: true }` and the server sends nothing.
+ */
+export interface DirectAnswer {
+  /** The request id as the answer echoes it (JSON text). */
+  readonly idJson: string;
+  /** Longest line, newline included, that may be written directly (also within the server's answer cap). */
+  readonly maxLineBytes: number;
+  /**
+   * Tell the server how to learn, synchronously, that the answer has been claimed for writing: the client
+   * may reuse the id as soon as it reads the answer, possibly before the handler has returned.
+   */
+  watch(answered: () => boolean): void;
+}
+
 /** What a tool handler can do besides computing its result. */
 export interface ToolCall {
   /** The tool's registered name. */
@@ -72,6 +92,8 @@ export interface ToolCall {
   progress(progress: number, total?: number, message?: string): void;
   /** The standard failure result: `isError: true` with text `error: <message>`. */
   fail(message: string): ToolResult;
+  /** How the answer may be written by another thread; absent or null when it must come back through the server. */
+  readonly direct?: DirectAnswer | null;
 }
 
 /**
@@ -122,6 +144,8 @@ const MAX_ECHOED_CHARS = 256;
 interface InFlightCall {
   readonly controller: AbortController;
   state: "running" | "cancelled" | "done";
+  /** Whether the answer was claimed by a direct writer (see {@link DirectAnswer.watch}). */
+  answered: (() => boolean) | null;
 }
 
 /** Called with the `params` of a client notification (`undefined` when absent). */
@@ -164,6 +188,8 @@ export class McpServer {
   readonly #peer = new PeerRequests();
   readonly #maxAnswerBytes: number;
   #output: Send | null = null;
+  /** Longest direct answer line, or null while answers must come back through the server. */
+  #directLineBytes: number | null = null;
   #protocolVersion: string | null = null;
   #clientInfo: ClientInfo | null = null;
   #clientCapabilities: Record<string, unknown> | null = null;
@@ -209,6 +235,16 @@ export class McpServer {
    */
   setOutput(send: Send | null): void {
     this.#output = send;
+  }
+
+  /**
+   * Let tool calls started from now on answer through a {@link DirectAnswer} of at most `maxLineBytes`
+   * bytes per line (the transport's largest atomic write), or stop that (null). The stdio transport turns
+   * this on when its adapter says the output is the process's stdout.
+   */
+  setDirectAnswers(maxLineBytes: number | null): void {
+    // The line must also stay within this server's own answer cap (which counts it without newline).
+    this.#directLineBytes = maxLineBytes === null ? null : Math.min(maxLineBytes, this.#maxAnswerBytes + 1);
   }
 
   /**
@@ -533,7 +569,9 @@ export class McpServer {
     if (rawArgs !== null && !isRecord(rawArgs)) {
       return invalid("Invalid params: 'arguments' must be an object", { name: tool.name });
     }
-    if (this.#inFlight.has(id.key)) {
+    const earlier = this.#inFlight.get(id.key);
+    // A call whose answer another thread already wrote is over for the client, which may reuse its id.
+    if (earlier !== undefined && !(earlier.answered?.() ?? false)) {
       emit(
         errorResponse(
           id,
@@ -544,8 +582,14 @@ export class McpServer {
       return;
     }
     const progressToken = readProgressToken(params, rawNumber);
-    const entry: InFlightCall = { controller: new AbortController(), state: "running" };
+    const entry: InFlightCall = { controller: new AbortController(), state: "running", answered: null };
     this.#inFlight.set(id.key, entry);
+    const directLineBytes = this.#directLineBytes;
+    const direct: DirectAnswer | null = directLineBytes === null ? null : {
+      idJson: JSON.stringify(id.wire),
+      maxLineBytes: directLineBytes,
+      watch: (answered) => entry.answered = answered,
+    };
     let lastProgress = -Infinity;
     const call: ToolCall = {
       name: tool.name,
@@ -561,6 +605,7 @@ export class McpServer {
         emit(notificationMessage("notifications/progress", note));
       },
       fail: toolFailure,
+      direct,
     };
 
     let outcome: ToolResult | typeof ABORTED;
@@ -575,13 +620,19 @@ export class McpServer {
       outcome = toolFailure(describeError(error));
       if (entry.state === "running") this.#log(`tool '${tool.name}' threw: ${describeError(error)}`);
     } finally {
-      this.#inFlight.delete(id.key);
+      // A reused id (after a direct answer) may already name a newer call.
+      if (this.#inFlight.get(id.key) === entry) this.#inFlight.delete(id.key);
     }
     if (entry.state === "cancelled" || outcome === ABORTED) {
       entry.state = "cancelled";
       return; // the spec asks for no response to a cancelled request
     }
     entry.state = "done";
+    if (isRecord(outcome) && outcome.answered === true) {
+      if (direct !== null) return; // written by the direct writer
+      this.#log(`tool '${tool.name}' claimed a direct answer it was not offered`);
+      outcome = toolFailure(`tool '${tool.name}' returned no answer`);
+    }
     if (!isRecord(outcome) || typeof outcome.text !== "string") {
       this.#log(`tool '${tool.name}' returned a result without text`);
       outcome = toolFailure(`tool '${tool.name}' returned no text`);

@@ -69,6 +69,12 @@ export interface StdioOptions {
   maxConcurrent?: number;
   /** Bytes of messages handled at once before reading pauses ({@link DEFAULT_MAX_IN_FLIGHT_BYTES}). */
   maxInFlightBytes?: number;
+  /**
+   * Set only when `stdout` is the process's own stdout: tool answers of at most this many bytes (the
+   * output's largest atomic write, newline included) may then be written by other threads directly (see
+   * `DirectAnswer` in `server.ts`). Off by default: an in-memory stream has no other writer.
+   */
+  directAnswerBytes?: number;
 }
 
 /**
@@ -96,6 +102,7 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
   const out = new SerialWriter(stdout, log);
   const send = (json: string) => out.writeLine(json);
   server.setOutput(send);
+  server.setDirectAnswers(options.directAnswerBytes ?? null);
   const splitter = new LineSplitter(maxLineBytes);
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const running = new Set<Promise<void>>();
@@ -186,6 +193,7 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
     // Cancelled calls settle at once (their handlers were waited for by close()), so this wait is short.
     await settleWithin([...running], SHUTDOWN_GRACE_MS);
     server.setOutput(null);
+    server.setDirectAnswers(null);
     // A client that stopped reading must not keep the process alive; an ended session waits briefly.
     await settleWithin([out.flush()], end === "aborted" ? 1_000 : SHUTDOWN_GRACE_MS);
     out.release();

@@ -34,6 +34,11 @@ export interface ToolResult {
   structured?: Record<string, unknown>;
   /** `resource_link` items appended to the content after the text. */
   links?: ResourceLink[];
+  /**
+   * The answer was already written through the call's `DirectAnswer` (by another thread): the server
+   * sends nothing more for this call. Only valid for a call that had `direct`.
+   */
+  answered?: true;
 }
 
 /** The wire shape of a `tools/call` result. */

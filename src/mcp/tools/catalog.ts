@@ -14,12 +14,12 @@
 
 import { fetchTemplate, listTemplates } from "../../inspect/mod.ts";
 import type { McpServer, ToolCall, ToolResult } from "../protocol/mod.ts";
-import { singleJsonObject } from "../protocol/tool_result.ts";
 import { batchRequest, stringArg, type ToolArgs } from "./args.ts";
 import { checkArguments } from "./arg_check.ts";
 import { answerBytes, budgetOf, overBudget, withMaxBytes } from "./budget.ts";
 import { docsAnswer } from "./docs_filter.ts";
 import type { EvalJob } from "./eval_jobs.ts";
+import { directSpec, outcomeResult, type ToolDirect } from "./eval_answer.ts";
 import { EVAL_TIME_LIMIT_MS, type EvalPool, sharedEvalPool } from "./eval_pool.ts";
 import {
   BATCH_SCHEMA,
@@ -74,7 +74,14 @@ const TIME_LIMIT_NOTE = `Runs on a worker thread with a ${EVAL_TIME_LIMIT_MS / 1
  */
 async function evaluate(job: EvalJob, call: ToolCall, context: ToolContext): Promise<ToolResult> {
   const pool = context.evalPool ?? sharedEvalPool();
-  const outcome = await pool.run(job, call.signal);
+  // Registration completes the protocol's offer with the entry's budget (see registerBxpTools).
+  const direct = call.direct as ToolDirect | null | undefined;
+  const outcome = await pool.run(
+    job,
+    call.signal,
+    direct ? { spec: directSpec(direct), watch: direct.watch } : undefined,
+  );
+  if ("answered" in outcome) return { text: "", answered: true };
   if ("stopped" in outcome) {
     if (outcome.stopped === "timeout") {
       return call.fail(
@@ -85,13 +92,7 @@ async function evaluate(job: EvalJob, call: ToolCall, context: ToolContext): Pro
     }
     return call.fail(`${call.name} failed: ${outcome.detail}`);
   }
-  const result: ToolResult = { text: outcome.text };
-  if (outcome.isError) result.isError = true;
-  if (outcome.verdict !== undefined) {
-    const annotated = singleJsonObject(outcome.text) ?? JSON.parse(outcome.text);
-    result.structured = { ...outcome.verdict, annotated };
-  }
-  return result;
+  return outcomeResult(outcome);
 }
 
 /** The optional maps / lookups of an expression call, as given. */
@@ -372,8 +373,16 @@ export function registerBxpTools(
         const checked = checkArguments(inputSchema, rawArgs, tool.aliases);
         if (!checked.ok) return call.fail(checked.message);
         const budget = budgetOf(checked.args);
+        // A direct answer (written by an evaluation worker) needs the entry's budget rules too.
+        const toolCall: ToolCall = call.direct
+          ? {
+            ...call,
+            direct: { ...call.direct, budget, allowStructured: tool.allowStructured } as ToolDirect,
+          }
+          : call;
         // The budget always reaches the tool, so one that can trim itself (bxp_simulate) knows it.
-        const result = await tool.run({ ...checked.args, max_bytes: budget }, call, bound);
+        const result = await tool.run({ ...checked.args, max_bytes: budget }, toolCall, bound);
+        if (result.answered) return result; // already written, within the budget
         const size = answerBytes(result, tool.allowStructured, budget);
         return size > budget ? overBudget(tool.name, size, budget, tool.narrowHint) : result;
       },

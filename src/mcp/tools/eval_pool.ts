@@ -13,12 +13,40 @@
  */
 
 import { type EvalJob, type EvalOutcome, runEvalJob } from "./eval_jobs.ts";
+import type { DirectSpec } from "./eval_answer.ts";
 
 /** How long one evaluation may run before its worker is terminated. */
 export const EVAL_TIME_LIMIT_MS = 5_000;
 
 /** Workers kept warm (the machine this targets has two cores). */
 export const EVAL_POOL_SIZE = 2;
+
+/** A job whose answer its worker wrote to stdout itself (see {@link DirectRequest}). */
+export interface EvalAnswered {
+  answered: true;
+}
+
+/**
+ * Asks the worker to write the job's answer to stdout itself when it fits (see `eval_answer.ts`); `watch`
+ * receives a probe telling, synchronously, whether the worker has claimed the answer.
+ */
+export interface DirectRequest {
+  spec: DirectSpec;
+  watch(answered: () => boolean): void;
+}
+
+/**
+ * States of a slot's claim cell, an `Int32Array` on a SharedArrayBuffer shared with its worker:
+ * `[state, job id]`. Whoever moves a running job's cell first wins: the worker to WRITING before it
+ * writes a direct answer, the session to REVOKED before it terminates the worker for a cancellation or
+ * the time limit. So a cancelled call is never answered after the cancellation took effect, and a worker
+ * is never terminated between claiming an answer and writing it (the answer would be lost).
+ */
+export const CLAIM_RUNNING = 1;
+/** The worker won the claim: it writes (or wrote) the answer. */
+export const CLAIM_WRITING = 2;
+/** The session won the claim: the worker must not write. */
+export const CLAIM_REVOKED = 3;
 
 /** A job that did not produce an outcome: stopped by the time limit or a cancellation, or crashed. */
 export interface EvalStop {
@@ -55,10 +83,13 @@ function inSandboxedSession(): boolean {
   return scope.WorkerGlobalScope !== undefined && scope.name === SESSION_WORKER_NAME;
 }
 
+type EvalResult = EvalOutcome | EvalStop | EvalAnswered;
+
 interface Pending {
   job: EvalJob;
   signal: AbortSignal;
-  settle: (result: EvalOutcome | EvalStop) => void;
+  direct: DirectRequest | undefined;
+  settle: (result: EvalResult) => void;
 }
 
 interface Running extends Pending {
@@ -70,6 +101,8 @@ interface Running extends Pending {
 interface Slot {
   worker: Worker;
   port: MessagePort;
+  /** The claim cell shared with this slot's worker (see {@link CLAIM_RUNNING}). */
+  claim: Int32Array;
   ready: boolean;
   running: Running | null;
   /** Fires when the worker has not said `ready` in time (a module that never loads, a stuck start). */
@@ -130,20 +163,27 @@ export class EvalPool {
     }
   }
 
-  /** Run `job`; `signal` (the call's cancellation) terminates it. */
-  run(job: EvalJob, signal: AbortSignal): Promise<EvalOutcome | EvalStop> {
+  /**
+   * Run `job`; `signal` (the call's cancellation) terminates it. With `direct`, the worker may write the
+   * answer to stdout itself and the job settles with {@link EvalAnswered}.
+   */
+  run(job: EvalJob, signal: AbortSignal, direct?: DirectRequest): Promise<EvalResult> {
     if (signal.aborted) return Promise.resolve({ stopped: "aborted", detail: "cancelled" });
     this.warm();
     if (this.#inThread || this.#disposed) return Promise.resolve(runHere(job));
     return new Promise((settle) => {
-      const pending: Pending = { job, signal, settle };
+      const pending: Pending = { job, signal, direct, settle };
+      let settled = false;
       const onQueuedAbort = () => {
         const at = this.#queue.indexOf(pending);
         if (at >= 0) this.#queue.splice(at, 1);
-        settle({ stopped: "aborted", detail: "cancelled" });
+        pending.settle({ stopped: "aborted", detail: "cancelled" });
       };
       signal.addEventListener("abort", onQueuedAbort, { once: true });
+      // Settles once: a cancelled job whose worker had already claimed its answer reports back later.
       pending.settle = (result) => {
+        if (settled) return;
+        settled = true;
         signal.removeEventListener("abort", onQueuedAbort);
         settle(result);
       };
@@ -168,7 +208,14 @@ export class EvalPool {
       return null;
     }
     const channel = new MessageChannel();
-    const slot: Slot = { worker, port: channel.port1, ready: false, running: null, startTimer: null };
+    const slot: Slot = {
+      worker,
+      port: channel.port1,
+      claim: new Int32Array(new SharedArrayBuffer(8)),
+      ready: false,
+      running: null,
+      startTimer: null,
+    };
     slot.startTimer = setTimeout(() => {
       slot.startTimer = null;
       if (!slot.ready) this.#onWorkerError(slot, `not ready after ${this.#startTimeoutMs / 1000} s`);
@@ -207,13 +254,16 @@ export class EvalPool {
       this.#pump();
       return;
     }
-    const message = data as { id: number; outcome?: EvalOutcome; error?: string };
+    const message = data as { id: number; outcome?: EvalOutcome; error?: string; answered?: true };
     const running = slot.running;
     if (running === null || running.id !== message.id) return;
     this.#finish(slot);
-    running.settle(
-      message.outcome ?? { stopped: "crashed", detail: message.error ?? "the evaluation failed" },
-    );
+    if (message.answered === true) running.settle({ answered: true });
+    else {
+      running.settle(
+        message.outcome ?? { stopped: "crashed", detail: message.error ?? "the evaluation failed" },
+      );
+    }
     this.#pump();
   }
 
@@ -238,13 +288,42 @@ export class EvalPool {
     const id = this.#nextId++;
     const limitSeconds = this.#timeLimitMs / 1000;
     const timer = setTimeout(
-      () => this.#replace(slot, "timeout", `stopped after its ${limitSeconds} s time limit`),
+      () => this.#stop(slot, id, "timeout", `stopped after its ${limitSeconds} s time limit`),
       this.#timeLimitMs,
     );
-    const onAbort = () => this.#replace(slot, "aborted", "cancelled");
+    const onAbort = () => this.#stop(slot, id, "aborted", "cancelled");
     slot.running = { ...pending, id, timer, onAbort };
     pending.signal.addEventListener("abort", onAbort, { once: true });
-    slot.port.postMessage({ id, job: pending.job });
+    const claim = slot.claim;
+    Atomics.store(claim, 1, id);
+    Atomics.store(claim, 0, CLAIM_RUNNING);
+    if (pending.direct === undefined) {
+      slot.port.postMessage({ id, job: pending.job });
+      return;
+    }
+    let answered = false;
+    pending.direct.watch(() =>
+      answered ||= Atomics.load(claim, 1) === id && Atomics.load(claim, 0) === CLAIM_WRITING
+    );
+    slot.port.postMessage({ id, job: pending.job, direct: { ...pending.direct.spec, claim } });
+  }
+
+  /**
+   * Stop the running job `id` of `slot` (time limit or cancellation): revoke its claim and terminate the
+   * worker. When the worker has already claimed the answer it is writing it: the job counts as answered
+   * (a cancellation settles it as aborted, so nothing more is sent) and the worker is left to finish; its
+   * report frees the slot.
+   */
+  #stop(slot: Slot, id: number, stopped: EvalStop["stopped"], detail: string): void {
+    const running = slot.running;
+    if (running === null || running.id !== id) return;
+    if (Atomics.compareExchange(slot.claim, 0, CLAIM_RUNNING, CLAIM_REVOKED) === CLAIM_WRITING) {
+      clearTimeout(running.timer);
+      running.signal.removeEventListener("abort", running.onAbort);
+      running.settle(stopped === "aborted" ? { stopped, detail } : { answered: true });
+      return;
+    }
+    this.#replace(slot, stopped, detail);
   }
 
   /** Stop tracking the slot's running job (its timer and abort listener). */

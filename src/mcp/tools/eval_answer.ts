@@ -1,0 +1,91 @@
+/**
+ * What an evaluation job's outcome becomes on the wire, shared by the session thread (which answers
+ * through its serialized writer) and the evaluation worker (which may write a small answer to stdout
+ * itself, see {@link directAnswerLine}). One function builds both, so the two paths cannot drift apart:
+ * a direct answer is byte for byte the line the session would have written.
+ *
+ * The direct path exists for latency: on a loaded two-core machine every thread hand-off costs tens of
+ * microseconds, and answering from the worker saves two of them (worker to session thread, session
+ * thread to Deno's stdout writer thread). It is taken only when the answer fits one atomic write (see
+ * `DirectAnswer.maxLineBytes`) and is under the call's `max_bytes` budget; anything else goes back to the
+ * session thread as before.
+ *
+ * @module
+ */
+
+import { resultLine } from "../protocol/jsonrpc.ts";
+import { utf8Length } from "../protocol/answer_budget.ts";
+import { singleJsonObject, toCallToolResult, type ToolResult } from "../protocol/tool_result.ts";
+import type { DirectAnswer } from "../protocol/server.ts";
+import type { EvalOutcome } from "./eval_jobs.ts";
+
+/** What the worker needs to write a call's answer itself (plain data: it crosses to the worker). */
+export interface DirectSpec {
+  /** The request id as the answer echoes it (JSON text). */
+  idJson: string;
+  /** Longest answer line in bytes, its newline included, that may be written directly. */
+  maxLineBytes: number;
+  /** The call's `max_bytes` budget: a larger answer becomes the session's over-budget failure. */
+  budget: number;
+  /** Whether the tool may answer `structuredContent`. */
+  allowStructured: boolean;
+}
+
+/**
+ * A call's direct answer as catalog handlers see it: the protocol's offer plus what the answer needs from
+ * the catalog entry (registration adds these).
+ */
+export interface ToolDirect extends DirectAnswer {
+  /** The call's `max_bytes` budget. */
+  readonly budget: number;
+  /** The entry's `allowStructured`. */
+  readonly allowStructured: boolean;
+}
+
+/** The plain-data part of `direct` that travels to the worker. */
+export function directSpec(direct: ToolDirect): DirectSpec {
+  return {
+    idJson: direct.idJson,
+    maxLineBytes: direct.maxLineBytes,
+    budget: direct.budget,
+    allowStructured: direct.allowStructured,
+  };
+}
+
+/**
+ * The tool result of a finished job: its text, `isError`, and for bxp_validate the verdict beside the
+ * annotated config as structured content.
+ *
+ * @example
+ * ```ts
+ * outcomeResult({ text: '{"ok":true,"value":"3"}' }); // { text: '{"ok":true,"value":"3"}' }
+ * ```
+ */
+export function outcomeResult(outcome: EvalOutcome): ToolResult {
+  const result: ToolResult = { text: outcome.text };
+  if (outcome.isError) result.isError = true;
+  if (outcome.verdict !== undefined) {
+    const annotated = singleJsonObject(outcome.text) ?? JSON.parse(outcome.text);
+    result.structured = { ...outcome.verdict, annotated };
+  }
+  return result;
+}
+
+/**
+ * The complete answer line (newline included) for `outcome` when it may be written directly: under the
+ * call's budget and at most `spec.maxLineBytes` bytes. Null otherwise (the session answers then, applying
+ * its over-budget rules).
+ *
+ * @example
+ * ```ts
+ * directAnswerLine({ text: '{"ok":true,"value":"3"}' }, { idJson: "7", maxLineBytes: 4096, budget: 262144, allowStructured: true });
+ * // '{"jsonrpc":"2.0","id":7,"result":{"content":[...],"structuredContent":{"ok":true,"value":"3"},"isError":false}}\n'
+ * ```
+ */
+export function directAnswerLine(outcome: EvalOutcome, spec: DirectSpec): string | null {
+  const resultJson = JSON.stringify(toCallToolResult(outcomeResult(outcome), spec.allowStructured));
+  // The quick length test first: a UTF-16 unit is at least one byte.
+  if (resultJson.length > spec.maxLineBytes || utf8Length(resultJson) > spec.budget) return null;
+  const line = `${resultLine(spec.idJson, resultJson)}\n`;
+  return utf8Length(line) <= spec.maxLineBytes ? line : null;
+}
