@@ -431,7 +431,7 @@ export class RowEvaluator {
   #markFilled(values: readonly string[], start: Int32Array | null, end: Int32Array | null): void {
     const filled = this.tally.filled;
     for (let i = 0; i < values.length; i++) {
-      if (!filled[i] && (values[i] !== "" || (start !== null && end![i] > start[i]))) {
+      if (!filled[i] && (values[i] !== "" || (start !== null && start[i] >= 0 && end![i] > start[i]))) {
         filled[i] = true;
         this.#unfilled--;
       }
