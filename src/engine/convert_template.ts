@@ -36,7 +36,7 @@ export interface RunEnv {
   /** Block workers for large CSV inputs; absent or null keeps every file on the serial path. */
   readonly parallel?: ParallelOptions | null;
   /**
-   * Threads that inflate container members (zip members, xlsx sheets) at once: the run's evaluator count
+   * Threads that inflate an archive's zip members at once: the run's evaluator count
    * (`../parallel/worker_count.ts`); 0 or 1 inflates on the calling thread. Absent: one per core when
    * {@link RunEnv.parallel} is set, else none.
    */
