@@ -88,6 +88,8 @@ class DenoStagedOutput implements StagedOutput {
   readonly #target: string;
   readonly #exclusive: boolean;
   #open = true;
+  /** The file handle is open (a flushed output lets it go while it stays staged). */
+  #handle = true;
   /** Writes run one after another in the background while the engine prepares the next rows. */
   #tail: Promise<void> = Promise.resolve();
   /** Each queued write and its size, oldest first. */
@@ -159,9 +161,14 @@ class DenoStagedOutput implements StagedOutput {
     if (this.#failure !== null) throw this.#failure;
   }
 
+  /**
+   * Done writing: writes what is buffered, then lets go of the buffers and the file handle (an archive's
+   * thousands of members may wait staged at once). The temp file stays registered for signal cleanup.
+   */
   async flush(): Promise<void> {
     await this.#settle();
     this.#spare.length = 0;
+    this.#releaseHandle();
   }
 
   async commit(): Promise<void> {
@@ -190,6 +197,12 @@ class DenoStagedOutput implements StagedOutput {
     if (!this.#open) return;
     this.#open = false;
     liveTemps.delete(this.#temp);
+    this.#releaseHandle();
+  }
+
+  #releaseHandle(): void {
+    if (!this.#handle) return;
+    this.#handle = false;
     this.#file.close();
   }
 }

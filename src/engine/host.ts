@@ -18,8 +18,9 @@ export interface StagedOutput {
    */
   write(bytes: Uint8Array): Promise<void>;
   /**
-   * Writes what is buffered and lets go of the write buffers; the output stays staged (an unpacked member
-   * waits for its archive's other members before it is committed). Optional.
+   * Done writing (no `write` may follow): writes what is buffered and lets go of the write buffers and any
+   * file handle; the output stays staged until `commit` or `abort` (an unpacked member waits for its
+   * archive's other members, which may be thousands). Optional.
    */
   flush?(): Promise<void>;
   /** Makes the output visible under its final name (atomic rename). */

@@ -252,3 +252,31 @@ Deno.test("native and fflate inflate agree; broken deflate data is named after i
     );
   }
 });
+
+Deno.test("an archive of many members unpacks through the real file system without holding a file open per member", async () => {
+  // 1500 members: more than the common limit of 1024 open files, had each staged member kept its handle.
+  const { DenoEngineFs } = await import("../../src/cli/deno_fs.ts");
+  const dir = await Deno.makeTempDir({ prefix: "bxp-many-" });
+  try {
+    const members: Record<string, Uint8Array> = {};
+    for (let i = 0; i < 1500; i++) members[`m/${String(i).padStart(4, "0")}.csv`] = csvText(2, i);
+    await Deno.writeFile(`${dir}/many.zip`, zipSync(members));
+    const fs = new DenoEngineFs(dir);
+    const threads = new ContainerThreads(0);
+    const n = await unpackArchive({
+      fs,
+      dir: ".",
+      zipName: "many.zip",
+      options: OPTIONS,
+      threads,
+      fresh: false,
+    });
+    assert.equal(n, 1500);
+    const names = [...Deno.readDirSync(dir)].map((e) => e.name);
+    assert.equal(names.filter((n) => n.endsWith(".csv")).length, 1500);
+    assert.equal(names.filter((n) => n.includes("bxp-tmp")).length, 0, "no temp file left");
+    assert.deepEqual(await Deno.readFile(`${dir}/0042.csv`), csvText(2, 42));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
