@@ -262,7 +262,8 @@ export class CsvParser {
   /** The fields array handed to every record in lazy mode. */
   readonly #lazyRow: string[] = [];
 
-  #carry = new GrowableBytes();
+  // Small at first: a parser per block is common, and it usually carries one partial line at most.
+  #carry = new GrowableBytes(4 * 1024);
   /** Absolute offset of the next byte not yet turned into lines (start of the carry). */
   #offset = 0;
   #line = 1;

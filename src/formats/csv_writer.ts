@@ -191,6 +191,8 @@ export function formatCsvHeader(headers: readonly string[], dialect: CsvOutputDi
 }
 
 const utf8Encoder = new TextEncoder();
+/** The buffer of a writer whose last buffer went to the sink (a real one is allocated on the next write). */
+const NO_BUFFER = new Uint8Array(0);
 const LF = 10;
 /** Copied ranges at least this long go through the native encoder rather than a loop. */
 const NATIVE_COPY = 24;
@@ -315,6 +317,7 @@ export class CsvWriter {
 
   /** Text that may not fit the buffer: encoded piece by piece, flushing between pieces. */
   #putLarge(text: string): void {
+    if (this.#buffer.length === 0) this.#buffer = new Uint8Array(this.#size);
     if (this.#utf8) {
       // encodeInto reports how much fitted; flush and continue with the rest (the buffer always holds at
       // least one whole character, so this always progresses).
@@ -325,12 +328,12 @@ export class CsvWriter {
         this.bytesWritten += written;
         if (read === rest.length) return;
         rest = rest.substring(read);
-        this.flush();
+        this.#flushKeepingBuffer();
       }
     }
     let end = encodeSingleByteInto(text, this.#encoding, this.#buffer, this.#pos);
     if (end < 0) {
-      this.flush();
+      this.#flushKeepingBuffer();
       end = encodeSingleByteInto(text, this.#encoding, this.#buffer, 0);
       if (end < 0) {
         const big = new Uint8Array(text.length);
@@ -342,6 +345,12 @@ export class CsvWriter {
     }
     this.bytesWritten += end - this.#pos;
     this.#pos = end;
+  }
+
+  /** Flushes and makes sure there is a buffer to write into. */
+  #flushKeepingBuffer(): void {
+    this.flush();
+    if (this.#buffer.length === 0) this.#buffer = new Uint8Array(this.#size);
   }
 
   #putByte(b: number): void {
@@ -403,7 +412,9 @@ export class CsvWriter {
     if (this.#reuse && this.#buffer.length === this.#size) {
       this.#sink(chunk);
     } else {
-      this.#buffer = new Uint8Array(this.#size);
+      // The next buffer is allocated when something is written: a writer flushed at its end (a parallel
+      // block's) should not leave a fresh, never used buffer behind.
+      this.#buffer = NO_BUFFER;
       this.#sink(chunk);
     }
   }

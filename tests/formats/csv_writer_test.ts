@@ -10,6 +10,7 @@ import {
   looksLikeFormula,
 } from "../../src/formats/csv_writer.ts";
 import { parseCsvBytes } from "../../src/formats/csv_reader.ts";
+import { encodeString } from "../../src/formats/encoding.ts";
 
 const CONFORMANCE = new URL("../../../shared/conformance/", import.meta.url);
 const DOUBLE: CsvOutputDialect = {
@@ -203,3 +204,52 @@ Deno.test("small buffers: chunks are handed over in order and not reused", () =>
   w.flush();
   assert.equal(w.bytesWritten, 5001, "a row larger than the buffer is still written whole");
 });
+
+Deno.test("rows written byte by byte equal formatCsvRow encoded, for any buffer size and value length", () => {
+  const pieces = ["a", "é", "€", "😀", ",", '"', "\n", "\r", "=", "-", "1.50", " ", "x".repeat(700)];
+  let seed = 11;
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  for (const encoding of ["utf-8", "windows-1252"]) {
+    for (const bufferSize of [1024, 4096, 65536]) {
+      const d: CsvOutputDialect = { ...DOUBLE, encoding, quote: rnd(2) ? "double" : "none" };
+      const rows: string[][] = [];
+      for (let r = 0; r < 60; r++) {
+        const row: string[] = [];
+        for (let c = rnd(6); c >= 0; c--) {
+          let v = "";
+          for (let k = rnd(8); k > 0; k--) v += pieces[rnd(pieces.length)];
+          row.push(v);
+        }
+        rows.push(row);
+      }
+      const expected = encodeString(
+        "h\n" + rows.map((r) => formatCsvRow(r, d)).join(""),
+        encoding as "utf-8" | "windows-1252",
+      );
+      assert.deepEqual(writeAll(d, ["h"], rows, bufferSize), expected, `${encoding} ${bufferSize}`);
+    }
+  }
+});
+
+Deno.test("writeRowRaw copies ranges (neighbours through one delimiter) and formats the other values", () => {
+  const text = "id7,abc,x;y,  pad  ,tail";
+  const chunks: Uint8Array[] = [];
+  const w = new CsvWriter({ ...NONE, delimiter: ";" }, (c) => chunks.push(c.slice()), { bufferSize: 1024 });
+  // Columns 0 and 1 copy "id7" and "abc" (a comma between them in the text, so not one range for ';').
+  w.writeRowRaw(["", "", "1.5", "=1"], Int32Array.of(0, 4, -1, -1), Int32Array.of(3, 7, -1, -1), text);
+  const w2 = new CsvWriter(NONE, (c) => chunks.push(c.slice()), { bufferSize: 1024 });
+  w2.writeRowRaw(["", "", "v"], Int32Array.of(0, 4, -1), Int32Array.of(3, 7, -1), text);
+  w.flush();
+  w2.flush();
+  assert.equal(new TextDecoder().decode(concat(chunks)), "id7;abc;1.5;'=1\nid7,abc,v\n");
+});
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}

@@ -150,16 +150,19 @@ export class BlockSession {
     const trace = c.trace ? (this.#trace ??= new BufferTrace()) : null;
     // Records are evaluated as the parser delivers them, so each row's strings die young (cheap GC).
     let onRecord: (fields: string[], offset: number) => void;
-    const parser = new CsvParser(
-      { delimiter: t.csvDelimiterIn, quote: t.csvTextQuoteIn, encoding: t.csvInputEncoding },
-      (fields, offset) => onRecord(capDataFields(fields), offset),
-      { sourceName: c.sourceName, baseOffset: job.baseOffset, skipBom: false },
-    );
+    const dialect = { delimiter: t.csvDelimiterIn, quote: t.csvTextQuoteIn, encoding: t.csvInputEncoding };
+    const newParser = () =>
+      new CsvParser(dialect, (fields, offset) => onRecord(capDataFields(fields), offset), {
+        sourceName: c.sourceName,
+        baseOffset: job.baseOffset,
+        skipBom: false,
+      });
     let n = job.baseRecord;
 
     if (job.kind === "prepass") {
       const collector = new PrePassCollector(this.#plan, this.#ctx, trace ?? NULL_TRACE, debug);
       onRecord = (fields) => collector.evalRecord(fields, ++n);
+      const parser = newParser();
       pushInSlices(parser, job.bytes);
       const entries: [string, string, string, string][] = [];
       for (const [block, table] of collector.tables) {
@@ -191,7 +194,7 @@ export class BlockSession {
     if (rows.lazyFields !== null) {
       // Only the fields expressions read are decoded; bare column copies go from the text to the output.
       const lazy = new CsvParser(
-        { delimiter: t.csvDelimiterIn, quote: t.csvTextQuoteIn, encoding: t.csvInputEncoding },
+        dialect,
         (fields, offset) => rows.evalRecord(capDataFields(fields), offset, ++n, lazy.raw),
         {
           sourceName: c.sourceName,
@@ -204,6 +207,7 @@ export class BlockSession {
       return this.#mainResult(job, writer, trace, debugText, n - job.baseRecord, rows, lazy);
     }
     onRecord = (fields, offset) => rows.evalRecord(fields, offset, ++n);
+    const parser = newParser();
     pushInSlices(parser, job.bytes);
     return this.#mainResult(job, writer, trace, debugText, n - job.baseRecord, rows, parser);
   }
