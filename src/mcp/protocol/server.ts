@@ -610,7 +610,15 @@ export class McpServer {
 
     let outcome: ToolResult | typeof ABORTED;
     try {
-      const work = Promise.resolve().then(() => tool.handler(rawArgs, call));
+      // Started at once, not in a later microtask: a tool that hands its work to another thread (the
+      // evaluation pool) posts it before the transport re-arms its next stdin read, which on a loaded
+      // machine can cost tens of microseconds. A synchronous throw still becomes a rejection.
+      let work: Promise<ToolResult>;
+      try {
+        work = Promise.resolve(tool.handler(rawArgs, call));
+      } catch (error) {
+        work = Promise.reject(error);
+      }
       // Tracked until it settles, even after a cancel: close() waits for it to clean up.
       const tracked = work.then(() => {}, () => {});
       this.#handlerWork.add(tracked);

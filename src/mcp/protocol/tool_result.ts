@@ -60,6 +60,28 @@ export interface CallToolResult {
  * ```
  */
 export function singleJsonObject(text: string): unknown {
+  return structuredCopy(text)?.value;
+}
+
+/**
+ * {@link singleJsonObject}'s value and its JSON text: `text` itself when the text is already what
+ * `JSON.stringify` would print for the value (compact, canonical), so a caller building an answer line
+ * by hand can splice it instead of serialising the value again. Undefined when there is no structured
+ * copy.
+ *
+ * @example
+ * ```ts
+ * structuredJson('{"ok":true}'); // '{"ok":true}'
+ * structuredJson('{ "ok": 1.50 }'); // '{"ok":1.50}'
+ * ```
+ */
+export function structuredJson(text: string): string | undefined {
+  const copy = structuredCopy(text);
+  if (copy === undefined) return undefined;
+  return copy.json ?? JSON.stringify(copy.value);
+}
+
+function structuredCopy(text: string): { value: unknown; json: string | null } | undefined {
   if (!text.trimStart().startsWith("{")) return undefined;
   if (exceedsJsonDepth(text, FAITHFUL_MAX_DEPTH)) return undefined;
   // Tools mostly answer compact JSON with canonical numbers: when a plain parse prints back to the very
@@ -71,8 +93,9 @@ export function singleJsonObject(text: string): unknown {
   } catch {
     return undefined;
   }
-  if (JSON.stringify(plain) === text) return plain;
-  return parseJsonFaithfully(text);
+  if (JSON.stringify(plain) === text) return { value: plain, json: text };
+  const value = parseJsonFaithfully(text);
+  return value === undefined ? undefined : { value, json: null };
 }
 
 /** The depth {@link parseJsonFaithfully} refuses beyond by default, checked first for the plain parse too. */

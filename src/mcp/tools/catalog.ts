@@ -138,7 +138,9 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     annotations: READ_ONLY,
     narrowHint: "validate a smaller config, or read the verdict's findings",
     async run(args, call, context) {
-      const config = await configText(args, call, context);
+      // An inline config goes to the pool without a microtask's delay (see McpServer's #callTool).
+      const given = configText(args, call, context);
+      const config = given instanceof Promise ? await given : given;
       if (isResult(config)) return config;
       return await evaluate({ kind: "validate", text: config.text, label: config.label }, call, context);
     },

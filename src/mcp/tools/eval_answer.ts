@@ -15,7 +15,7 @@
 
 import { resultLine } from "../protocol/jsonrpc.ts";
 import { utf8Length } from "../protocol/answer_budget.ts";
-import { singleJsonObject, toCallToolResult, type ToolResult } from "../protocol/tool_result.ts";
+import { singleJsonObject, structuredJson, type ToolResult } from "../protocol/tool_result.ts";
 import type { DirectAnswer } from "../protocol/server.ts";
 import type { EvalOutcome } from "./eval_jobs.ts";
 
@@ -72,20 +72,59 @@ export function outcomeResult(outcome: EvalOutcome): ToolResult {
 }
 
 /**
- * The complete answer line (newline included) for `outcome` when it may be written directly: under the
- * call's budget and at most `spec.maxLineBytes` bytes. Null otherwise (the session answers then, applying
- * its over-budget rules).
+ * The `tools/call` result JSON of `outcome`, byte for byte
+ * `JSON.stringify(toCallToolResult(outcomeResult(outcome), allowStructured))`, built by splicing: the
+ * annotated config bxp_validate answers is usually already compact, canonical JSON and is then copied,
+ * not parsed into objects and printed again.
  *
  * @example
  * ```ts
- * directAnswerLine({ text: '{"ok":true,"value":"3"}' }, { idJson: "7", maxLineBytes: 4096, budget: 262144, allowStructured: true });
- * // '{"jsonrpc":"2.0","id":7,"result":{"content":[...],"structuredContent":{"ok":true,"value":"3"},"isError":false}}\n'
+ * resultJson({ text: '{"ok":true,"value":"3"}' }, true);
+ * // '{"content":[{"type":"text","text":"{\\"ok\\":true,\\"value\\":\\"3\\"}"}],"structuredContent":{"ok":true,"value":"3"},"isError":false}'
  * ```
  */
-export function directAnswerLine(outcome: EvalOutcome, spec: DirectSpec): string | null {
-  const resultJson = JSON.stringify(toCallToolResult(outcomeResult(outcome), spec.allowStructured));
-  // The quick length test first: a UTF-16 unit is at least one byte.
-  if (resultJson.length > spec.maxLineBytes || utf8Length(resultJson) > spec.budget) return null;
-  const line = `${resultLine(spec.idJson, resultJson)}\n`;
-  return utf8Length(line) <= spec.maxLineBytes ? line : null;
+export function resultJson(outcome: EvalOutcome, allowStructured: boolean): string {
+  const isError = outcome.isError === true;
+  let structured: string | undefined;
+  if (allowStructured && !isError) {
+    if (outcome.verdict !== undefined) {
+      const annotated = structuredJson(outcome.text) ?? JSON.stringify(JSON.parse(outcome.text));
+      const verdict = JSON.stringify(outcome.verdict);
+      // `{...verdict, annotated}`: the verdict's members, then the annotated config.
+      structured = verdict === "{}"
+        ? `{"annotated":${annotated}}`
+        : `${verdict.slice(0, -1)},"annotated":${annotated}}`;
+    } else {
+      structured = structuredJson(outcome.text);
+    }
+  }
+  const content = `[{"type":"text","text":${JSON.stringify(outcome.text)}}]`;
+  return structured === undefined
+    ? `{"content":${content},"isError":${isError}}`
+    : `{"content":${content},"structuredContent":${structured},"isError":${isError}}`;
+}
+
+/** Bytes of an answer line around its result: `{"jsonrpc":"2.0","id":`, `,"result":`, `}` and the newline. */
+const ENVELOPE_BYTES = resultLine("", "").length + 1;
+
+const encoder = new TextEncoder();
+
+/**
+ * The complete answer line (newline included), encoded, for `outcome` when it may be written directly:
+ * its result within the call's budget and the line at most `spec.maxLineBytes` bytes. Null otherwise
+ * (the session answers then, applying its over-budget rules).
+ *
+ * @example
+ * ```ts
+ * const line = directAnswerLine({ text: '{"ok":true,"value":"3"}' }, { idJson: "7", maxLineBytes: 4096, budget: 262144, allowStructured: true });
+ * new TextDecoder().decode(line!); // '{"jsonrpc":"2.0","id":7,"result":{"content":[...],...,"isError":false}}\n'
+ * ```
+ */
+export function directAnswerLine(outcome: EvalOutcome, spec: DirectSpec): Uint8Array | null {
+  const json = resultJson(outcome, spec.allowStructured);
+  // A UTF-16 unit is at least one byte: most oversized answers are turned away before encoding.
+  if (json.length + ENVELOPE_BYTES > spec.maxLineBytes) return null;
+  const bytes = encoder.encode(`${resultLine(spec.idJson, json)}\n`);
+  if (bytes.length > spec.maxLineBytes) return null;
+  return bytes.length - ENVELOPE_BYTES - utf8Length(spec.idJson) <= spec.budget ? bytes : null;
 }

@@ -24,8 +24,6 @@ interface JobMessage {
   direct?: DirectSpec & { claim: Int32Array };
 }
 
-const encoder = new TextEncoder();
-
 /**
  * Write `outcome`'s answer to stdout when it fits one direct write and the claim is still open; whether
  * it was written. A failed write (the client is gone) wrote nothing: the session answers (or notices).
@@ -35,12 +33,11 @@ function answerDirectly(
   outcome: EvalOutcome,
   direct: NonNullable<JobMessage["direct"]>,
 ): boolean {
-  const line = directAnswerLine(outcome, direct);
-  if (line === null) return false;
+  const bytes = directAnswerLine(outcome, direct);
+  if (bytes === null) return false;
   const claim = direct.claim;
   if (Atomics.load(claim, 1) !== id) return false;
   if (Atomics.compareExchange(claim, 0, CLAIM_RUNNING, CLAIM_WRITING) !== CLAIM_RUNNING) return false;
-  const bytes = encoder.encode(line);
   try {
     let at = Deno.stdout.writeSync(bytes);
     // A line within the output's atomic size goes out in one write; should a write still come back

@@ -118,18 +118,21 @@ export function row(args: ToolArgs, call: ToolCall) {
 /** A plain text answer. */
 export const text = (value: string): ToolResult => ({ text: value });
 
-/** The config text of a call: inline `config`, or the file at `path` read through the root guard. */
-export async function configText(
+/**
+ * The config text of a call: inline `config` (answered at once, so a caller can go on without waiting a
+ * microtask), or the file at `path` read through the root guard.
+ */
+export function configText(
   args: ToolArgs,
   call: ToolCall,
   context: ToolContext,
-): Promise<{ text: string; label: string } | ToolResult> {
+): { text: string; label: string } | ToolResult | Promise<{ text: string; label: string } | ToolResult> {
   const inline = stringArg(args, "config");
   const path = stringArg(args, "path");
   if (inline !== null && path !== null) return call.fail("give either 'config' or 'path', not both");
   if (inline !== null) return { text: inline, label: "<config>" };
   if (path === null) return call.fail(MISSING_CONFIG);
-  return await readUnderRoot(
+  return readUnderRoot(
     call,
     context,
     path,

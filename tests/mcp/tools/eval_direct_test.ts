@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { CLAIM_REVOKED, EvalPool, type EvalStop } from "../../../src/mcp/tools/eval_pool.ts";
-import type { EvalJob } from "../../../src/mcp/tools/eval_jobs.ts";
-import { directAnswerLine, outcomeResult } from "../../../src/mcp/tools/eval_answer.ts";
+import { directAnswerLine, outcomeResult, resultJson } from "../../../src/mcp/tools/eval_answer.ts";
+import { type EvalJob, type EvalOutcome, runEvalJob } from "../../../src/mcp/tools/eval_jobs.ts";
 import { toCallToolResult } from "../../../src/mcp/protocol/tool_result.ts";
 import { resultResponse, toWireId } from "../../../src/mcp/protocol/jsonrpc.ts";
 import { ServerProcess } from "../_support/server_process.ts";
@@ -73,11 +73,56 @@ Deno.test("a cancellation before the claim revokes it and terminates the worker,
 
 Deno.test("a direct answer line is the session's line, and is refused over the budget or the line size", () => {
   const outcome = { text: '{"ok":true,"value":"é\\u0001"}' };
-  const id = toWireId(42)!;
-  const expected = resultResponse(id, toCallToolResult(outcomeResult(outcome), true)) + "\n";
-  assert.equal(directAnswerLine(outcome, { ...spec, idJson: "42" }), expected);
-  assert.equal(directAnswerLine(outcome, { ...spec, idJson: "42", budget: 20 }), null);
-  assert.equal(directAnswerLine(outcome, { ...spec, idJson: "42", maxLineBytes: expected.length - 1 }), null);
+  const expected = resultResponse(toWireId("ü")!, toCallToolResult(outcomeResult(outcome), true)) + "\n";
+  const bytes = new TextEncoder().encode(expected).length;
+  const resultBytes =
+    new TextEncoder().encode(JSON.stringify(toCallToolResult(outcomeResult(outcome), true))).length;
+  const line = (over: Partial<typeof spec>) => {
+    const got = directAnswerLine(outcome, { ...spec, idJson: '"ü"', ...over });
+    return got === null ? null : new TextDecoder().decode(got);
+  };
+  assert.equal(line({}), expected);
+  assert.equal(line({ budget: resultBytes }), expected, "exactly at the budget");
+  assert.equal(line({ budget: resultBytes - 1 }), null);
+  assert.equal(line({ maxLineBytes: bytes }), expected, "exactly at the line size");
+  assert.equal(line({ maxLineBytes: bytes - 1 }), null);
+});
+
+Deno.test("the spliced result JSON is byte for byte what the session serialises", () => {
+  const demo = Deno.readTextFileSync(new URL("../../../samples/demo/bxp-cli.json", import.meta.url));
+  const outcomes: EvalOutcome[] = [
+    runEvalJob({ kind: "validate", text: demo, label: "<config>" }),
+    runEvalJob({ kind: "validate", text: "{ bad", label: "<config>" }),
+    runEvalJob({
+      kind: "validate",
+      text: '{a: 1.50, b: "\\u00e9\\/", c: [1e3, -0], a: 2}',
+      label: "<config>",
+    }),
+    runEvalJob({
+      kind: "eval",
+      expr: "DATE_CONVERT('18.06.2024', 'DD.MM.YYYY', 'YYYY-MM-DD')",
+      headers: null,
+      fields: null,
+    }),
+    runEvalJob({ kind: "eval", expr: "1/0", headers: null, fields: null }),
+    runEvalJob({ kind: "eval_trace", expr: "UPPER('é') & 'x'", headers: null, fields: null }),
+    runEvalJob({ kind: "validate_expr", expr: "SPLIT_PART([a], '/', 0)" }),
+    { text: '{"v":1.50,"w":"\\u00e9"}' },
+    { text: ' {"ok":true}\n' },
+    { text: "error: nope", isError: true },
+    { text: '{"ok":true}', isError: true },
+    { text: '{"deep":' + "[".repeat(300) + "]".repeat(300) + "}" },
+    { text: '{"a":1.0}', verdict: { ok: true, errors: 0, warnings: 0, infos: 0, findings: [] } },
+  ];
+  for (const outcome of outcomes) {
+    for (const allowStructured of [true, false]) {
+      assert.equal(
+        resultJson(outcome, allowStructured),
+        JSON.stringify(toCallToolResult(outcomeResult(outcome), allowStructured)),
+        `${outcome.text.slice(0, 80)} (structured: ${allowStructured})`,
+      );
+    }
+  }
 });
 
 Deno.test({
