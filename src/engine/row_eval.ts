@@ -73,6 +73,11 @@ export class RowEvaluator {
   #unfilled: number;
   /** The output delimiter, checked in values only while csv_text_quote_out is none; else null. */
   readonly #bareDelimiter: string | null;
+  /**
+   * The output writer reports the values holding the delimiter, CR or LF (`specialColumn`): true when that
+   * is exactly the bare-delimiter check (no decimal separator rewrite before its test), so it need not run.
+   */
+  readonly #writerFindsBare: boolean;
   /** Date checks by input var index. */
   readonly #dateCheckAt: (number | undefined)[];
   /**
@@ -121,6 +126,8 @@ export class RowEvaluator {
     this.#unfilled = plan.outputSlots.length;
     const t = plan.template;
     this.#bareDelimiter = t.fileTypeOut !== "json" && t.csvTextQuoteOut === "none" ? t.csvDelimiterOut : null;
+    this.#writerFindsBare = this.#bareDelimiter !== null && sinks.out.specialColumn !== undefined &&
+      (t.csvDecimalSeparatorOut === "." || t.csvDecimalSeparatorOut === "");
     this.#dateCheckAt = plan.inputVars.map(() => undefined);
     plan.dateChecks.forEach((c, i) => this.#dateCheckAt[c.inputIndex] = i);
     const slotCount = plan.slotNames.length;
@@ -417,15 +424,25 @@ export class RowEvaluator {
       }
       if (this.#unfilled > 0) this.#markFilled(values, start, end);
       // Copied values hold no delimiter or line break, so the bare-delimiter check may skip them ("").
-      if (this.#bareDelimiter !== null && this.tally.unquoted === null) this.#checkBare(values, recordNum);
+      const check = this.#bareDelimiter !== null && this.tally.unquoted === null;
+      if (check && !this.#writerFindsBare) this.#checkBare(values, recordNum);
       this.#sinks.out.writeRowRaw!(values, start, end, this.#rawText);
+      if (check && this.#writerFindsBare) this.#noteBare(recordNum);
       this.#sinks.combined?.writeRowRaw?.(values, start, end, this.#rawText);
       return;
     }
     if (this.#unfilled > 0) this.#markFilled(values, null, null);
-    if (this.#bareDelimiter !== null && this.tally.unquoted === null) this.#checkBare(values, recordNum);
+    const check = this.#bareDelimiter !== null && this.tally.unquoted === null;
+    if (check && !this.#writerFindsBare) this.#checkBare(values, recordNum);
     this.#sinks.out.writeRow(values);
+    if (check && this.#writerFindsBare) this.#noteBare(recordNum);
     this.#sinks.combined?.writeRow(values);
+  }
+
+  /** The bare-delimiter check from what the writer saw in the row it just wrote. */
+  #noteBare(recordNum: number): void {
+    const column = this.#sinks.out.specialColumn!;
+    if (column >= 0) this.tally.unquoted = { column, record: recordNum };
   }
 
   #markFilled(values: readonly string[], start: Int32Array | null, end: Int32Array | null): void {

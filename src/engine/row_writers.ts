@@ -58,6 +58,9 @@ class CsvRowWriter implements RowWriter {
   writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, text: string): void {
     this.#writer.writeRowRaw(values, starts, ends, text);
   }
+  get specialColumn(): number {
+    return this.#writer.specialColumn;
+  }
   writeFragment(bytes: Uint8Array): void {
     this.#writer.flush();
     if (bytes.length > 0) this.#queue.push(bytes);

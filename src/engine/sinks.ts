@@ -20,6 +20,11 @@ export interface RowWriter {
    */
   writeRowRaw?(values: readonly string[], starts: Int32Array, ends: Int32Array, text: string): void;
   /**
+   * Optional: for the last row written, the first column whose value held the delimiter, the quote
+   * character, CR or LF as the CSV writer saw it (after its decimal separator rewrite), else -1.
+   */
+  readonly specialColumn?: number;
+  /**
    * Appends rows already formatted elsewhere (a parallel block): CSV lines, or JSON objects joined by `,\n`.
    * `rows` is how many rows the bytes hold.
    */

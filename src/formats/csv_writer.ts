@@ -151,6 +151,9 @@ function needsQuoting(value: string, delimiter: string, quote: string): boolean 
     value.includes("\r");
 }
 
+/** Whether the last value {@link applyRules} saw held a special character (delimiter, quote, CR, LF). */
+let lastSpecial = false;
+
 function applyRules(value: string, rules: OutputRules): string {
   let s = value;
   if (
@@ -159,7 +162,8 @@ function applyRules(value: string, rules: OutputRules): string {
     s = s.replace(".", rules.decimalSeparator);
   }
   // Most values need nothing: no special character and no formula-like first character.
-  if (!mayLookLikeFormula(s.charCodeAt(0)) && !rules.special.test(s)) return s;
+  lastSpecial = s.length !== 0 && rules.special.test(s);
+  if (!lastSpecial && !mayLookLikeFormula(s.charCodeAt(0))) return s;
   const q = rules.quote;
   if (q !== "" && needsQuoting(s, rules.delimiter, q)) {
     return q + (looksLikeFormula(s) ? "'" : "") + s.replaceAll(q, q + q) + q;
@@ -208,6 +212,11 @@ export class CsvWriter {
   bytesWritten = 0;
   /** Data rows written (the header not counted). */
   rowsWritten = 0;
+  /**
+   * The first column of the last row whose value (after the decimal separator rewrite) held the delimiter,
+   * the quote character, CR or LF; -1 when none did. Copied ranges never do.
+   */
+  specialColumn = -1;
 
   readonly #sink: ByteSink;
   readonly #rules: OutputRules;
@@ -244,9 +253,11 @@ export class CsvWriter {
   /** Write one data row. */
   writeRow(values: readonly string[]): void {
     const rules = this.#rules;
+    this.specialColumn = -1;
     for (let i = 0; i < values.length; i++) {
       if (i > 0) this.#putDelimiter();
       this.#put(applyRules(values[i], rules));
+      if (lastSpecial && this.specialColumn < 0) this.specialColumn = i;
     }
     this.#putByte(LF);
     this.rowsWritten++;
@@ -265,11 +276,13 @@ export class CsvWriter {
     text: string,
   ): void {
     const rules = this.#rules;
+    this.specialColumn = -1;
     for (let i = 0; i < values.length; i++) {
       if (i > 0) this.#putDelimiter();
       const a = starts[i];
       if (a < 0) {
         this.#put(applyRules(values[i], rules));
+        if (lastSpecial && this.specialColumn < 0) this.specialColumn = i;
         continue;
       }
       let b = ends[i];

@@ -56,6 +56,9 @@ class FragmentWriter implements RowWriter {
   writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, text: string): void {
     this.#csv!.writeRowRaw(values, starts, ends, text);
   }
+  get specialColumn(): number | undefined {
+    return this.#csv?.specialColumn;
+  }
   writeRow(values: readonly string[]): void {
     if (this.#csv !== null) {
       this.#csv.writeRow(values);
