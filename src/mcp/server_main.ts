@@ -12,7 +12,7 @@
  */
 
 import { join } from "node:path";
-import { serveStdio } from "./protocol/mod.ts";
+import { type ByteReader, serveStdio } from "./protocol/mod.ts";
 import { createHttpHandler, DEFAULT_SHUTDOWN_GRACE_MS, MCP_PATH } from "./protocol/http.ts";
 import { createBxpServer } from "./bxp_server.ts";
 import { type HttpFlags, parseMcpArgs } from "./cli_args.ts";
@@ -61,7 +61,7 @@ export interface SessionOptions {
   /** The fixed `--root`, or null to take the client's single MCP root. */
   root: ProjectRoot | null;
   allowWrite: boolean;
-  stdin: ReadableStream<Uint8Array>;
+  stdin: ReadableStream<Uint8Array> | ByteReader;
   stdout: WritableStream<Uint8Array>;
   log: (message: string) => void;
   simulateHost: SimulateHost;
@@ -379,7 +379,8 @@ export function workerMain(scope: {
     await serveSession({
       root,
       allowWrite: message.allowWrite,
-      stdin: Deno.stdin.readable,
+      // Read directly, not through Deno.stdin.readable: a few microseconds less per message.
+      stdin: Deno.stdin,
       stdout: Deno.stdout.writable,
       log: logToStderr,
       simulateHost: denoSimulateHost(logToStderr),

@@ -31,6 +31,7 @@ export {
   type ResourceProvider,
 } from "./resources.ts";
 export {
+  type ByteReader,
   DEFAULT_EOF_GRACE_MS,
   DEFAULT_MAX_CONCURRENT,
   DEFAULT_MAX_IN_FLIGHT_BYTES,

@@ -36,6 +36,54 @@ export const DEFAULT_MAX_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
 /** How long, at the end of a session, handled messages and queued answers may take to settle. */
 export const SHUTDOWN_GRACE_MS = 5_000;
 
+/**
+ * A byte source read straight into a buffer (`Deno.stdin` is one): the adapter's fast path, which skips
+ * the ReadableStream machinery on every message.
+ */
+export interface ByteReader {
+  /** Read into `into`; the number of bytes read, or null at end of input. */
+  read(into: Uint8Array): Promise<number | null>;
+}
+
+/** Size of the buffer a {@link ByteReader} is read into (reused: the line splitter copies what it keeps). */
+const READ_BUFFER_BYTES = 64 * 1024;
+
+/** What the read loop pulls chunks from: a stream's reader, or a {@link ByteReader}. */
+interface ChunkSource {
+  /** The next chunk, or null at end of input (or once stopped). Rejects when reading fails. */
+  next(): Promise<Uint8Array | null>;
+  /** Stop reading: a pending `next` resolves with null. */
+  stop(): void;
+  /** Give the input back (a stream's lock). */
+  release(): void;
+}
+
+function chunkSource(stdin: ReadableStream<Uint8Array> | ByteReader): ChunkSource {
+  if ("getReader" in stdin) {
+    const reader = stdin.getReader();
+    return {
+      next: async () => {
+        const chunk = await reader.read();
+        return chunk.done ? null : chunk.value;
+      },
+      stop: () => void reader.cancel().catch(() => {}), // a no-op once the input has ended
+      release: () => reader.releaseLock(),
+    };
+  }
+  const buffer = new Uint8Array(READ_BUFFER_BYTES);
+  let stopped: () => void = () => {};
+  const stopping = new Promise<null>((resolve) => stopped = () => resolve(null));
+  return {
+    next: async () => {
+      // A read left pending at a stop is abandoned: the process ends after the session.
+      const n = await Promise.race([stdin.read(buffer), stopping]);
+      return n === null ? null : buffer.subarray(0, n);
+    },
+    stop: () => stopped(),
+    release: () => {},
+  };
+}
+
 /** How the session ended. */
 export type SessionEnd = "eof" | "aborted" | "read_error";
 
@@ -43,8 +91,8 @@ export type SessionEnd = "eof" | "aborted" | "read_error";
 export interface StdioOptions {
   /** The server core answering each message. */
   server: McpServer;
-  /** Client-to-server bytes (stdin). Read until end of input. */
-  stdin: ReadableStream<Uint8Array>;
+  /** Client-to-server bytes (stdin), as a stream or a {@link ByteReader}. Read until end of input. */
+  stdin: ReadableStream<Uint8Array> | ByteReader;
   /** Server-to-client bytes (stdout): protocol messages only. Locked while serving, never closed. */
   stdout: WritableStream<Uint8Array>;
   /** Diagnostics sink (stderr in the adapter). */
@@ -138,29 +186,29 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
     while (busy() && !signal?.aborted) await Promise.race([...running, aborted]);
   };
 
-  const reader = stdin.getReader();
+  const source = chunkSource(stdin);
   let stopReading: () => void = () => {};
   const aborted = new Promise<void>((resolve) => stopReading = resolve);
   const onAbort = () => {
     stopReading();
-    reader.cancel().catch(() => {}); // a no-op once the input has ended
+    source.stop();
   };
   if (signal?.aborted) onAbort();
   else signal?.addEventListener("abort", onAbort, { once: true });
   let end: SessionEnd = "eof";
   try {
     reading: while (!signal?.aborted) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Uint8Array | null;
       try {
-        chunk = await reader.read();
+        chunk = await source.next();
       } catch (error) {
         if (signal?.aborted) break;
         log(`stdin read failed, ending the session: ${error instanceof Error ? error.message : error}`);
         end = "read_error";
         break;
       }
-      if (chunk.done) break;
-      for (const event of splitter.push(chunk.value)) {
+      if (chunk === null) break;
+      for (const event of splitter.push(chunk)) {
         await backpressure(event.kind === "line" ? event.bytes.length : 0);
         if (signal?.aborted) break reading;
         if (event.kind === "line") {
@@ -181,7 +229,7 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
       }
     }
   } finally {
-    reader.releaseLock();
+    source.release();
     if (signal?.aborted) end = "aborted";
     if (splitter.end() && end === "eof") log("discarded an unterminated final line at end of input");
     if (end === "eof") {

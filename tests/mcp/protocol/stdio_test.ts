@@ -335,3 +335,37 @@ Deno.test("a real process over pipes: pure stdout, answers, and a prompt exit on
   const progress = messages.filter((message) => message.method === "notifications/progress");
   assert.deepEqual(progress.map((message) => message.params.progressToken), [7, 7]);
 });
+
+Deno.test("a ByteReader input (the adapter's Deno.stdin) is served like a stream, lines split across reads", async () => {
+  const { server } = makeTestServer();
+  const text = `${request(1, "ping")}\n${toolCall(2, "json_echo", { expr: "ab" })}\n`;
+  const bytes = new TextEncoder().encode(text);
+  // Odd-sized reads cut messages (and a multi-byte boundary would too) anywhere.
+  let at = 0;
+  const reads: number[] = [];
+  const stdin = {
+    read(into: Uint8Array): Promise<number | null> {
+      if (at >= bytes.length) return Promise.resolve(null);
+      const n = Math.min(7, into.length, bytes.length - at);
+      into.set(bytes.subarray(at, at + n));
+      at += n;
+      reads.push(n);
+      return Promise.resolve(n);
+    },
+  };
+  const stdout = fakeStdout();
+  assert.equal(await serveStdio({ server, stdin, stdout: stdout.writable }), "eof");
+  const messages = parseStdout(stdout.chunks);
+  assert.deepEqual(messages.map((m) => m.id), [1, 2]);
+  assert.deepEqual(messages[1].result.structuredContent, { ok: true, value: "AB" });
+  assert.ok(reads.length > 5);
+});
+
+Deno.test("a stop while a ByteReader read is pending ends the session without waiting for input", async () => {
+  const { server } = makeTestServer();
+  const stdin = { read: () => new Promise<number | null>(() => {}) };
+  const stop = new AbortController();
+  const done = serveStdio({ server, stdin, stdout: fakeStdout().writable, signal: stop.signal });
+  stop.abort();
+  assert.equal(await done, "aborted");
+});
