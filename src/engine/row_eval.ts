@@ -86,8 +86,9 @@ export class RowEvaluator {
    */
   readonly #copyColumn: Int32Array | null = null;
   readonly #copyRules: VerbatimRules | null = null;
-  /** Indexes of the input vars that may be copied (copy column >= 0). */
+  /** Indexes of the input vars that may be copied (copy column >= 0), and of the others. */
   readonly #copyVars: Int32Array = new Int32Array(0);
+  readonly #otherVars: Int32Array = new Int32Array(0);
   /** Per slot: where the value sits in the record's text when copied (start -1: it is the string). */
   readonly #baseStart: Int32Array;
   readonly #baseEnd: Int32Array;
@@ -144,9 +145,9 @@ export class RowEvaluator {
     if (!copies) return;
     const columns = ctx.columns;
     this.#copyColumn = Int32Array.from(plan.verbatimColumns, (c) => c === null ? -1 : columns.get(c) ?? -1);
-    this.#copyVars = Int32Array.from(
-      plan.inputVars.map((_, k) => k).filter((k) => this.#copyColumn![k] >= 0),
-    );
+    const indexes = plan.inputVars.map((_, k) => k);
+    this.#copyVars = Int32Array.from(indexes.filter((k) => this.#copyColumn![k] >= 0));
+    this.#otherVars = Int32Array.from(indexes.filter((k) => this.#copyColumn![k] < 0));
     this.#copyRules = verbatimRules({
       delimiterOut: t.csvDelimiterOut,
       quoteOut: quoteChar(t.csvTextQuoteOut),
@@ -278,15 +279,31 @@ export class RowEvaluator {
   }
 
   #evalInputSchema(fields: readonly string[], locator: number, skip: ReadonlySet<string> | null): void {
+    this.#base.fill("");
+    this.#evalVars(fields, locator, skip, null);
+  }
+
+  /**
+   * Evaluates the input vars listed in `order` (indexes, ascending), or all of them, into `#base`; a
+   * skipped var's slot is "".
+   */
+  #evalVars(
+    fields: readonly string[],
+    locator: number,
+    skip: ReadonlySet<string> | null,
+    order: Int32Array | null,
+  ): void {
     const base = this.#base;
-    base.fill("");
     const ctx = this.#ctx;
     const vars = this.#plan.inputVars;
-    const copied = this.#copied ? this.#baseStart : null;
-    for (let k = 0; k < vars.length; k++) {
+    const n = order === null ? vars.length : order.length;
+    for (let i = 0; i < n; i++) {
+      const k = order === null ? i : order[i];
       const v = vars[k];
-      if (skip !== null && skip.has(v.name)) continue;
-      if (copied !== null && copied[v.slot] >= 0) continue; // written from the record's text
+      if (skip !== null && skip.has(v.name)) {
+        base[v.slot] = ""; // not evaluated: bxp leaves it empty
+        continue;
+      }
       let value = "";
       try {
         value = v.expr.evaluate(ctx);
@@ -327,26 +344,35 @@ export class RowEvaluator {
     let copied = false;
     const clean = raw.count > 0 && this.#lineClean(raw);
     start.fill(-1);
+    const base = this.#base;
+    const ctx = this.#ctx;
     const vars = this.#plan.inputVars;
+    // Every slot a copy var owns is written here (it owns it alone), so `#base` needs no reset: the other
+    // vars write theirs below, and slots no input var writes stay "".
     for (let i = 0; i < copyVars.length; i++) {
       const k = copyVars[i];
       const col = copyColumn[k];
-      if (col >= width) continue;
       const v = vars[k];
-      if (skip !== null && skip.has(v.name)) continue;
+      if (col >= width || (skip !== null && skip.has(v.name))) {
+        base[v.slot] = ""; // a field past the record's end reads "", as a skipped var is
+        continue;
+      }
       const a = bounds[2 * col];
       const b = bounds[2 * col + 1];
       if (clean ? verbatimSafeInCleanLine(text, a, b, rules) : verbatimSafe(text, a, b, rules)) {
         start[v.slot] = a;
         end[v.slot] = b;
+        base[v.slot] = "";
         copied = true;
-      } else if (fields[col] === "" && b > a) {
-        fields[col] = text.substring(a, b);
+      } else {
+        if (fields[col] === "" && b > a) fields[col] = text.substring(a, b);
+        // A bare column reference cannot fail (a field is at most 10 MiB, far below the work budget).
+        base[v.slot] = v.expr.evaluate(ctx);
       }
     }
     this.#copied = copied;
     this.#rawText = text;
-    this.#evalInputSchema(fields, locator, skip);
+    this.#evalVars(fields, locator, skip, this.#otherVars);
   }
 
   /** True when the record's text is ASCII and holds none of `#lineChars` between its first and last field. */
