@@ -109,9 +109,9 @@ function envNumber(name: string): number | null {
  * Block workers (see {@link evaluatorCount}). The pool starts on the first large file, so small runs pay
  * nothing for it.
  */
-function parallelOptions(): { options: ParallelOptions | null; close(): void } {
+function parallelOptions(): { options: ParallelOptions | null; threads: number; close(): void } {
   const workers = evaluatorCount(Deno.env.get("BXP_WORKERS") ?? null, navigator.hardwareConcurrency);
-  if (workers < 2) return { options: null, close() {} };
+  if (workers < 2) return { options: null, threads: workers, close() {} };
   let pool: BlockPool | null = null;
   return {
     options: {
@@ -119,6 +119,7 @@ function parallelOptions(): { options: ParallelOptions | null; close(): void } {
       minBytes: envNumber("BXP_PARALLEL_MIN_BYTES") ?? PARALLEL_MIN_BYTES,
       blockSize: envNumber("BXP_BLOCK_BYTES") ?? BLOCK_BYTES,
     },
+    threads: workers,
     close: () => pool?.close(),
   };
 }
@@ -196,6 +197,7 @@ async function run(
   out: CliReporter,
   trace: TraceSink,
   parallel: ParallelOptions | null,
+  threads: number,
   progress: ProgressCounters | null,
   source: ConfigText | null,
 ): Promise<{ overall: SectionStats; templates: TemplateSummary[]; aborted: boolean }> {
@@ -208,6 +210,8 @@ async function run(
     debug: o.debug,
     now: () => performance.now(),
     parallel,
+    // Zip members inflate on as many threads as blocks evaluate on (the same BXP_WORKERS rule).
+    containerWorkers: threads,
     progress,
     strict: o.strict,
   };
@@ -323,7 +327,7 @@ export async function runConversionCommand(o: CliOptions, source: ConfigText | n
   }
   let result;
   try {
-    result = await run(o, out, trace, workers.options, counters, source);
+    result = await run(o, out, trace, workers.options, workers.threads, counters, source);
   } finally {
     workers.close();
     clearInterval(decide);

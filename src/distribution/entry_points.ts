@@ -26,7 +26,7 @@ export const ENTRY_MODULES: Readonly<Record<EntryPoint, string>> = {
  * embedded with `--include`.
  */
 export const ENTRY_INCLUDES: Readonly<Record<EntryPoint, readonly string[]>> = {
-  "bxp-cli": ["src/engine/parallel/worker.ts"],
+  "bxp-cli": ["src/engine/parallel/worker.ts", "src/engine/containers/worker.ts"],
   // The session worker, and the evaluation worker it starts for bxp_eval & co.
   "bxp-mcp": ["src/mcp/server_worker.ts", "src/mcp/tools/eval_worker.ts"],
 };
