@@ -4,6 +4,11 @@
  * the time limit or the call's cancellation terminates that worker (a fresh one replaces it). The
  * session thread stays free to answer `ping`, cancellations and other calls meanwhile.
  *
+ * In a stdio session a job can carry a direct-answer offer (see `eval_answer.ts`): its worker then writes
+ * the answer line to stdout itself, in one atomic write, after winning the slot's claim (see
+ * {@link CLAIM_RUNNING}). The session thread still never writes synchronously, so a client that stops
+ * reading can block a worker but never the session.
+ *
  * Workers start with no Deno permissions (`deno.permissions: "none"`, which needs
  * `--unstable-worker-options`; without it they inherit the session's already narrowed permissions, never
  * more). Traffic goes over a MessagePort: inside the session worker, a nested worker's own message channel
