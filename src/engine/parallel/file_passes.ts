@@ -67,7 +67,8 @@ async function forEachResult(
 ): Promise<void> {
   const inflight: Promise<BlockResult>[] = [];
   const ends: number[] = [];
-  const limit = setup.pool.size * 2;
+  // Room for every worker's queue (see pool.ts) and the calling thread's share.
+  const limit = setup.pool.size * 3;
   // Blocks borrow their buffers and give them back once applied, so a file allocates about `limit` input
   // buffers (and as many output buffers) instead of fresh ones per block: fresh memory is slow to come by,
   // and freed buffers linger in the allocator until a collection releases them.

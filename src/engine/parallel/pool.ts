@@ -98,9 +98,10 @@ class LocalSlot {
 
 /**
  * Blocks a worker may hold before the calling thread takes one itself. The calling thread also reads,
- * applies results and writes, so it evaluates only what the workers cannot take right now.
+ * applies results and writes, so it evaluates only what the workers cannot take right now. Three keep a
+ * worker busy through a few milliseconds of the calling thread being descheduled on a shared machine.
  */
-const WORKER_DEPTH = 2;
+const WORKER_DEPTH = 3;
 
 /** Block workers sharing one file context at a time; one slot runs on the calling thread. */
 export class BlockPool {
