@@ -289,3 +289,44 @@ Deno.test("input shorter than a BOM ends its line at the newline (no newline lef
   assert.deepEqual(parseChunks([utf8.encode("a\nb")], DOUBLE).records.map((r) => r.fields), [["a"], ["b"]]);
   assert.deepEqual(parseChunks([utf8.encode("x")], DOUBLE).records.map((r) => r.fields), [["x"]]);
 });
+
+Deno.test("lazy fields: wanted fields decoded, the rest found at their bounds, quoted records split whole", () => {
+  const pieces = ["a", " ", ",", ";", '"', "é", "\r", "1.5", "x", "\uFFFD"];
+  let seed = 5;
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  for (let round = 0; round < 200; round++) {
+    let text = "";
+    for (let line = rnd(6); line >= 0; line--) {
+      for (let k = rnd(12); k > 0; k--) text += pieces[rnd(pieces.length)];
+      text += rnd(3) === 0 ? "\r\n" : "\n";
+    }
+    if (rnd(2) === 0) text += "tail,x";
+    const bytes = new TextEncoder().encode(text);
+    if (rnd(4) === 0 && bytes.length > 0) bytes[rnd(bytes.length)] = 0xff; // invalid UTF-8 somewhere
+    const dialect = { delimiter: ",", quote: "double" as const, encoding: "utf-8" };
+    const expected: string[][] = [];
+    const general = new CsvParser(dialect, (f) => expected.push(f));
+    const wanted = Uint8Array.of(1, 0, 1);
+    const seen: string[][] = [];
+    const lazy: CsvParser = new CsvParser(dialect, (fields) => {
+      const raw = lazy.raw!;
+      if (raw.count < 0) {
+        seen.push([...fields]); // split the general way: every field decoded
+        return;
+      }
+      assert.equal(raw.count, fields.length);
+      const full = fields.map((_f, i) => raw.text.substring(raw.bounds[2 * i], raw.bounds[2 * i + 1]));
+      fields.forEach((f, i) => assert.equal(f, i < 3 && wanted[i] === 1 ? full[i] : "", `field ${i}`));
+      if (raw.ascii) assert.ok(full.every((f) => [...f].every((c) => c.charCodeAt(0) < 0x80)), "ascii");
+      seen.push(full);
+    }, { lazyFields: wanted });
+    for (let at = 0; at < bytes.length; at += 7) {
+      general.push(bytes.subarray(at, at + 7));
+      lazy.push(bytes.subarray(at, at + 7));
+    }
+    general.finish();
+    lazy.finish();
+    assert.deepEqual(seen, expected, JSON.stringify(text));
+    assert.equal(lazy.unbalancedQuotes, general.unbalancedQuotes);
+  }
+});
