@@ -196,8 +196,10 @@ export async function* csvBodyBlocks(
       data = joined.subarray(body);
     }
     for (const bytes of splitter.push(data)) {
+      // Read the length first: the consumer may transfer the block to a worker, which empties this view.
+      const length = bytes.length;
       yield { bytes, offset };
-      offset += bytes.length;
+      offset += length;
     }
   }
   if (head !== null) {

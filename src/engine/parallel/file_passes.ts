@@ -87,18 +87,23 @@ async function forEachResult(
     const headerLine = setup.context.template.csvHeaderLine;
     const blocks = csvBodyBlocks(setup.fs, setup.path, headerLine, setup.blockSize, setup.name, take);
     for await (const block of blocks) {
-      inflight.push(
-        setup.pool.submit({
-          kind,
-          bytes: block.bytes,
-          out: recycleOutput ? buffers.take(capacity) : null,
-          baseOffset: block.offset,
-          baseRecord,
-          last: false,
-        }),
-      );
-      ends.push(block.offset + block.bytes.length);
-      if (counting) baseRecord += countRecords(block.bytes, 0, block.bytes.length);
+      // Measured before submitting: a block sent to a worker is transferred, which empties `block.bytes`.
+      const length = block.bytes.length;
+      const records = counting ? countRecords(block.bytes, 0, length) : 0;
+      const result = setup.pool.submit({
+        kind,
+        bytes: block.bytes,
+        out: recycleOutput ? buffers.take(capacity) : null,
+        baseOffset: block.offset,
+        baseRecord,
+        last: false,
+      });
+      // A later block may fail while an earlier one is awaited: handled here, its error still reaches the
+      // await below in file order (an unhandled rejection would end the process on its own).
+      result.catch(() => {});
+      inflight.push(result);
+      ends.push(block.offset + length);
+      baseRecord += records;
       while (inflight.length >= limit) await applyAndRecycle(await inflight.shift()!, ends.shift()!);
     }
     while (inflight.length > 0) await applyAndRecycle(await inflight.shift()!, ends.shift()!);
