@@ -79,27 +79,24 @@ class Json5SyntaxError extends Error {
   }
 }
 
-/** Number of UTF-8 bytes needed for the UTF-16 code unit(s) starting at `text[i]`. */
-function utf8Width(text: string, i: number): { bytes: number; units: number } {
-  const c = text.charCodeAt(i);
-  if (c < 0x80) return { bytes: 1, units: 1 };
-  if (c < 0x800) return { bytes: 2, units: 1 };
-  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-    const d = text.charCodeAt(i + 1);
-    if (d >= 0xdc00 && d <= 0xdfff) return { bytes: 4, units: 2 };
-  }
-  return { bytes: 3, units: 1 };
-}
-
-/** UTF-8 byte length of a JS string. */
+/** UTF-8 byte length of a JS string (a lone surrogate counts 3 bytes, as the encoder's U+FFFD does). */
 export function utf8Length(text: string): number {
   let n = 0;
-  for (let i = 0; i < text.length;) {
-    const w = utf8Width(text, i);
-    n += w.bytes;
-    i += w.units;
+  const end = text.length;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < end && isLowSurrogate(text.charCodeAt(i + 1))) {
+      n += 4;
+      i++;
+    } else n += 3;
   }
   return n;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 const ID_START = /^[\p{L}\p{Nl}$_]$/u;
@@ -111,102 +108,143 @@ function isAsciiIdentifierChar(c: number, first: boolean): boolean {
     (!first && c >= 48 && c <= 57);
 }
 
-function isJson5Space(c: string): boolean {
-  return c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\v" || c === "\f" ||
-    c === "\u00a0" || c === "\u2028" || c === "\u2029" || c === "\ufeff" || /\p{Zs}/u.test(c);
+/** JSON5 white space: the ASCII blanks, the line and paragraph separators, the BOM and every `\p{Zs}`. */
+export function isJson5SpaceCode(c: number): boolean {
+  if (c < 0x80) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
-/** Cursor over the source that advances line, column and byte offset together. */
-class Cursor {
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+const UNTERMINATED_STRING = "unterminated string — add the closing quote";
+
+/**
+ * The reader: one index into the text (UTF-16 units) with the byte offset, line and column kept in step.
+ * It works on char codes only (no one-character strings) because configs are read on every `bxp_validate`
+ * call and the per-character cost dominates. A column counts characters (a surrogate pair is one); a line
+ * ends at `\n`, a `\r` not followed by `\n`, U+2028 or U+2029.
+ */
+class Parser {
   i = 0;
   byte = 0;
   line = 1;
   col = 1;
-  constructor(readonly text: string) {}
-
-  get done(): boolean {
-    return this.i >= this.text.length;
-  }
-  peek(ahead = 0): string {
-    return this.text[this.i + ahead] ?? "";
-  }
-  /** The whole character at the cursor (both halves of a surrogate pair). */
-  codePoint(): string {
-    const cp = this.text.codePointAt(this.i);
-    return cp === undefined ? "" : String.fromCodePoint(cp);
-  }
-  /** Consume one character (a whole surrogate pair when present) and return it. */
-  next(): string {
-    const code = this.text.charCodeAt(this.i);
-    if (code < 0x80 && code !== 10 && code !== 13) {
-      // ASCII other than line breaks: the common case, without building a width record.
-      this.i++;
-      this.byte++;
-      this.col++;
-      return this.text[this.i - 1];
-    }
-    const w = utf8Width(this.text, this.i);
-    const ch = this.text.slice(this.i, this.i + w.units);
-    this.i += w.units;
-    this.byte += w.bytes;
-    if (ch === "\n" || ch === "\u2028" || ch === "\u2029" || (ch === "\r" && this.peek() !== "\n")) {
-      this.line++;
-      this.col = 1;
-    } else {
-      this.col++;
-    }
-    return ch;
-  }
-  mark(): SourcePos {
-    return { off: this.byte, len: 0, line: this.line, col: this.col };
-  }
-  close(start: SourcePos): SourcePos {
-    return { ...start, len: this.byte - start.off };
-  }
-}
-
-class Parser {
-  readonly cur: Cursor;
-  readonly duplicates: DuplicateKey[] = [];
   depth = 0;
+  readonly end: number;
+  readonly duplicates: DuplicateKey[] = [];
+  /** Keys and indexes leading to the value being read; only turned into a path when a duplicate needs it. */
+  readonly segments: (string | number)[] = [];
 
-  constructor(text: string) {
-    this.cur = new Cursor(text);
+  constructor(readonly text: string) {
+    this.end = text.length;
   }
 
-  fail(message: string, at: SourcePos = this.cur.mark()): never {
-    throw new Json5SyntaxError({
-      code: "json5.parse_error",
-      message,
-      off: at.off,
-      line: at.line,
-      col: at.col,
-    });
+  fail(message: string, off = this.byte, line = this.line, col = this.col): never {
+    throw new Json5SyntaxError({ code: "json5.parse_error", message, off, line, col });
   }
 
   unexpected(): never {
-    if (this.cur.done) this.fail("unexpected end of input — check for an unclosed '{', '[' or string");
+    if (this.i >= this.end) this.fail("unexpected end of input — check for an unclosed '{', '[' or string");
     this.fail(UNEXPECTED_CHARACTER);
   }
 
+  /** A position from a start (`off`, `line`, `col`) to the current byte. */
+  pos(off: number, line: number, col: number): SourcePos {
+    return { off, len: this.byte - off, line, col };
+  }
+
+  /** Consume one ASCII character that is not a line break. */
+  skipAscii(): void {
+    this.i++;
+    this.byte++;
+    this.col++;
+  }
+
+  /** Consume one character of any kind (a whole surrogate pair when present). Not called at the end. */
+  step(): void {
+    const t = this.text;
+    const i = this.i;
+    const c = t.charCodeAt(i);
+    if (c < 0x80) {
+      this.i = i + 1;
+      this.byte++;
+      if (c === 10 || (c === 13 && t.charCodeAt(i + 1) !== 10)) {
+        this.line++;
+        this.col = 1;
+      } else {
+        this.col++;
+      }
+    } else if (c < 0x800) {
+      this.i = i + 1;
+      this.byte += 2;
+      this.col++;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < this.end && isLowSurrogate(t.charCodeAt(i + 1))) {
+      this.i = i + 2;
+      this.byte += 4;
+      this.col++;
+    } else {
+      this.i = i + 1;
+      this.byte += 3;
+      if (c === 0x2028 || c === 0x2029) {
+        this.line++;
+        this.col = 1;
+      } else {
+        this.col++;
+      }
+    }
+  }
+
+  /** The whole character at `i` as a string (both halves of a surrogate pair), "" at the end. */
+  charAt(i: number): string {
+    const cp = this.text.codePointAt(i);
+    return cp === undefined ? "" : String.fromCodePoint(cp);
+  }
+
+  startsIdentifier(c: number): boolean {
+    if (c < 0x80) return isAsciiIdentifierChar(c, true);
+    return this.i < this.end && ID_START.test(this.charAt(this.i));
+  }
+
   skipTrivia(): void {
-    const c = this.cur;
-    while (!c.done) {
-      const ch = c.peek();
-      if (isJson5Space(ch)) {
-        c.next();
-      } else if (ch === "/" && c.peek(1) === "/") {
-        while (!c.done && c.peek() !== "\n" && c.peek() !== "\r") c.next();
-      } else if (ch === "/" && c.peek(1) === "*") {
-        const start = c.mark();
-        c.next();
-        c.next();
-        while (!(c.peek() === "*" && c.peek(1) === "/")) {
-          if (c.done) this.fail("unterminated /* comment", start);
-          c.next();
+    const t = this.text;
+    const end = this.end;
+    while (this.i < end) {
+      const c = t.charCodeAt(this.i);
+      if (c === 32) {
+        this.skipAscii();
+      } else if (c === 10) {
+        this.i++;
+        this.byte++;
+        this.line++;
+        this.col = 1;
+      } else if (isJson5SpaceCode(c)) {
+        this.step();
+      } else if (c === 47 && t.charCodeAt(this.i + 1) === 47) {
+        // A line comment runs up to (not over) the next \n or \r.
+        for (;;) {
+          const d = t.charCodeAt(this.i);
+          if (this.i >= end || d === 10 || d === 13) break;
+          if (d < 0x80) this.skipAscii();
+          else this.step();
         }
-        c.next();
-        c.next();
+      } else if (c === 47 && t.charCodeAt(this.i + 1) === 42) {
+        const off = this.byte, line = this.line, col = this.col;
+        this.skipAscii();
+        this.skipAscii();
+        while (!(t.charCodeAt(this.i) === 42 && t.charCodeAt(this.i + 1) === 47)) {
+          if (this.i >= end) this.fail("unterminated /* comment", off, line, col);
+          const d = t.charCodeAt(this.i);
+          if (d < 0x80 && d !== 10 && d !== 13) this.skipAscii();
+          else this.step();
+        }
+        this.skipAscii();
+        this.skipAscii();
       } else {
         return;
       }
@@ -215,268 +253,376 @@ class Parser {
 
   parseDocument(): JsonNode {
     this.skipTrivia();
-    const value = this.parseValue("");
+    const value = this.parseValue();
     this.skipTrivia();
-    if (!this.cur.done) this.unexpected();
+    if (this.i < this.end) this.unexpected();
     return value;
   }
 
-  parseValue(path: string): JsonNode {
-    const c = this.cur;
-    const ch = c.peek();
-    if (ch === "{") return this.nested(() => this.parseObject(path));
-    if (ch === "[") return this.nested(() => this.parseArray(path));
-    if (ch === '"' || ch === "'") {
-      const start = c.mark();
+  parseValue(): JsonNode {
+    const c = this.text.charCodeAt(this.i);
+    if (c === 123) return this.parseObject();
+    if (c === 91) return this.parseArray();
+    const off = this.byte, line = this.line, col = this.col;
+    if (c === 34 || c === 39) {
       const value = this.parseString();
-      return { kind: "string", value, pos: c.close(start) };
+      return { kind: "string", value, pos: this.pos(off, line, col) };
     }
-    if (ch === "-" || ch === "+" || ch === "." || (ch >= "0" && ch <= "9")) return this.parseNumber();
-    if (ID_START.test(c.codePoint()) || ch === "\\") {
-      const start = c.mark();
+    if (c === 45 || c === 43 || c === 46 || (c >= 48 && c <= 57)) return this.parseNumber();
+    if (this.startsIdentifier(c) || c === 92) {
       const word = this.readIdentifier();
-      const pos = c.close(start);
+      const pos = this.pos(off, line, col);
       if (word === "true" || word === "false") return { kind: "bool", value: word === "true", pos };
       if (word === "null") return { kind: "null", pos };
       if (word === "Infinity") return { kind: "number", value: Infinity, raw: word, pos };
       if (word === "NaN") return { kind: "number", value: NaN, raw: word, pos };
-      this.fail(UNEXPECTED_CHARACTER, start);
+      this.fail(UNEXPECTED_CHARACTER, off, line, col);
     }
     this.unexpected();
   }
 
-  nested(parse: () => JsonNode): JsonNode {
+  /** Count one more level of nesting, refusing to go past the cap (checked at the opening bracket). */
+  enter(): void {
     if (this.depth >= MAX_NESTING_DEPTH) {
-      const at = this.cur.mark();
       throw new Json5SyntaxError({
         code: "json5.too_deep",
         message: `nesting deeper than ${MAX_NESTING_DEPTH} levels — flatten the config`,
-        off: at.off,
-        line: at.line,
-        col: at.col,
+        off: this.byte,
+        line: this.line,
+        col: this.col,
       });
     }
     this.depth++;
-    try {
-      return parse();
-    } finally {
-      this.depth--;
-    }
   }
 
-  parseObject(path: string): JsonNode {
-    const c = this.cur;
-    const start = c.mark();
-    c.next(); // {
+  /** The dotted path of the value being read (`a.0.b`), built the way keys were once joined one by one. */
+  currentPath(): string {
+    let path = "";
+    for (const segment of this.segments) {
+      const s = String(segment);
+      path = path === "" ? s : `${path}.${s}`;
+    }
+    return path;
+  }
+
+  parseObject(): JsonNode {
+    this.enter();
+    const t = this.text;
+    const off = this.byte, line = this.line, col = this.col;
+    this.skipAscii(); // {
     const entries: JsonEntry[] = [];
-    const index = new Map<string, number>();
+    // Small objects find a repeated key by scanning; a Map takes over once an object grows.
+    let index: Map<string, number> | null = null;
     this.skipTrivia();
-    while (c.peek() !== "}") {
-      if (c.done) this.unexpected();
-      const keyStart = c.mark();
+    while (t.charCodeAt(this.i) !== 125) {
+      if (this.i >= this.end) this.unexpected();
+      const keyOff = this.byte, keyLine = this.line, keyCol = this.col;
+      const c = t.charCodeAt(this.i);
       let key: string;
-      const ch = c.peek();
-      if (ch === '"' || ch === "'") key = this.parseString();
-      else if (ID_START.test(c.codePoint()) || ch === "\\") key = this.readIdentifier();
+      if (c === 34 || c === 39) key = this.parseString();
+      else if (this.startsIdentifier(c) || c === 92) key = this.readIdentifier();
       else this.unexpected();
-      const keyPos = c.close(keyStart);
+      const keyPos = this.pos(keyOff, keyLine, keyCol);
       this.skipTrivia();
-      if (c.peek() !== ":") this.unexpected();
-      c.next();
+      if (t.charCodeAt(this.i) !== 58) this.unexpected();
+      this.skipAscii(); // :
       this.skipTrivia();
-      const value = this.parseValue(path === "" ? key : `${path}.${key}`);
-      const seen = index.get(key);
-      if (seen === undefined) {
-        index.set(key, entries.length);
-        entries.push({ key, keyPos, value });
+      this.segments.push(key);
+      const value = this.parseValue();
+      this.segments.pop();
+      let seen = -1;
+      if (index !== null) {
+        seen = index.get(key) ?? -1;
       } else {
-        this.duplicates.push({ key, path, pos: keyPos });
+        for (let k = 0; k < entries.length; k++) {
+          if (entries[k].key === key) {
+            seen = k;
+            break;
+          }
+        }
+      }
+      if (seen < 0) {
+        if (index !== null) index.set(key, entries.length);
+        entries.push({ key, keyPos, value });
+        if (index === null && entries.length >= 16) {
+          index = new Map();
+          for (let k = 0; k < entries.length; k++) index.set(entries[k].key, k);
+        }
+      } else {
+        this.duplicates.push({ key, path: this.currentPath(), pos: keyPos });
         entries[seen] = { key, keyPos: entries[seen].keyPos, value };
       }
       this.skipTrivia();
-      if (c.peek() === ",") {
-        c.next();
+      const next = t.charCodeAt(this.i);
+      if (next === 44) {
+        this.skipAscii();
         this.skipTrivia();
-      } else if (c.peek() !== "}") {
+      } else if (next !== 125) {
         this.unexpected();
       }
     }
-    c.next(); // }
-    return { kind: "object", entries, pos: c.close(start) };
+    this.skipAscii(); // }
+    this.depth--;
+    return { kind: "object", entries, pos: this.pos(off, line, col) };
   }
 
-  parseArray(path: string): JsonNode {
-    const c = this.cur;
-    const start = c.mark();
-    c.next(); // [
+  parseArray(): JsonNode {
+    this.enter();
+    const t = this.text;
+    const off = this.byte, line = this.line, col = this.col;
+    this.skipAscii(); // [
     const items: JsonNode[] = [];
     this.skipTrivia();
-    while (c.peek() !== "]") {
-      if (c.done) this.unexpected();
-      items.push(this.parseValue(path === "" ? String(items.length) : `${path}.${items.length}`));
+    while (t.charCodeAt(this.i) !== 93) {
+      if (this.i >= this.end) this.unexpected();
+      this.segments.push(items.length);
+      items.push(this.parseValue());
+      this.segments.pop();
       this.skipTrivia();
-      if (c.peek() === ",") {
-        c.next();
+      const next = t.charCodeAt(this.i);
+      if (next === 44) {
+        this.skipAscii();
         this.skipTrivia();
-      } else if (c.peek() !== "]") {
+      } else if (next !== 93) {
         this.unexpected();
       }
     }
-    c.next(); // ]
-    return { kind: "array", items, pos: c.close(start) };
+    this.skipAscii(); // ]
+    this.depth--;
+    return { kind: "array", items, pos: this.pos(off, line, col) };
   }
 
   readIdentifier(): string {
-    const c = this.cur;
+    const t = this.text;
+    const end = this.end;
     let out = "";
     let first = true;
-    while (!c.done) {
-      let ch = c.peek();
-      if (ch === "\\") {
-        const at = c.mark();
-        c.next();
-        if (c.peek() !== "u") this.fail("invalid escape in identifier", at);
-        c.next();
-        ch = String.fromCharCode(this.readHex(4));
-        if (!(first ? ID_START : ID_PART).test(ch)) this.fail("invalid escape in identifier", at);
-        out += ch;
-      } else if (isAsciiIdentifierChar(ch.charCodeAt(0), first)) {
-        out += c.next();
-      } else if (ch.charCodeAt(0) >= 0x80 && (first ? ID_START : ID_PART).test(c.codePoint())) {
-        out += c.next();
+    let run = this.i; // start of the characters not yet copied into `out`
+    while (this.i < end) {
+      const c = t.charCodeAt(this.i);
+      if (c < 0x80) {
+        if (isAsciiIdentifierChar(c, first)) {
+          this.skipAscii();
+        } else if (c === 92) {
+          out += t.slice(run, this.i);
+          const off = this.byte, line = this.line, col = this.col;
+          this.skipAscii(); // backslash
+          if (t.charCodeAt(this.i) !== 117) this.fail("invalid escape in identifier", off, line, col);
+          this.skipAscii(); // u
+          const ch = String.fromCharCode(this.readHex(4));
+          if (!(first ? ID_START : ID_PART).test(ch)) {
+            this.fail("invalid escape in identifier", off, line, col);
+          }
+          out += ch;
+          run = this.i;
+        } else {
+          break;
+        }
+      } else if ((first ? ID_START : ID_PART).test(this.charAt(this.i))) {
+        this.step();
       } else {
         break;
       }
       first = false;
     }
-    return out;
+    return out + t.slice(run, this.i);
   }
 
   readHex(count: number): number {
-    const c = this.cur;
     let n = 0;
     for (let k = 0; k < count; k++) {
-      const d = c.peek();
-      if (!/[0-9a-fA-F]/.test(d)) this.fail("invalid \\u escape — expected 4 hex digits");
-      n = n * 16 + parseInt(c.next(), 16);
+      const d = hexValue(this.text.charCodeAt(this.i));
+      if (d < 0) this.fail("invalid \\u escape — expected 4 hex digits");
+      this.skipAscii();
+      n = n * 16 + d;
     }
     return n;
   }
 
   parseString(): string {
-    const c = this.cur;
-    const start = c.mark();
-    const quote = c.next();
+    const t = this.text;
+    const end = this.end;
+    const off = this.byte, line = this.line, col = this.col;
+    const quote = t.charCodeAt(this.i);
+    this.skipAscii();
     let out = "";
+    // The hot loop keeps index, byte and column in locals and copies runs of plain characters in one slice.
+    let i = this.i, byte = this.byte, column = this.col;
+    let run = i;
     for (;;) {
-      if (c.done) this.fail("unterminated string — add the closing quote", start);
-      const ch = c.peek();
-      if (ch === quote) {
-        c.next();
-        return out;
+      if (i >= end) this.fail(UNTERMINATED_STRING, off, line, col);
+      const c = t.charCodeAt(i);
+      if (c === quote) {
+        this.i = i + 1;
+        this.byte = byte + 1;
+        this.col = column + 1;
+        return out + t.slice(run, i);
       }
-      if (ch === "\n" || ch === "\r") this.fail("unterminated string — add the closing quote", start);
-      if (ch !== "\\") {
-        out += c.next();
-        continue;
+      if (c < 0x80) {
+        if (c === 10 || c === 13) this.fail(UNTERMINATED_STRING, off, line, col);
+        if (c !== 92) {
+          i++;
+          byte++;
+          column++;
+          continue;
+        }
+        out += t.slice(run, i);
+        this.i = i;
+        this.byte = byte;
+        this.col = column;
+        out += this.readEscape(off, line, col);
+        i = this.i;
+        byte = this.byte;
+        column = this.col;
+        run = i;
+      } else if (c < 0x800) {
+        i++;
+        byte += 2;
+        column++;
+      } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < end && isLowSurrogate(t.charCodeAt(i + 1))) {
+        i += 2;
+        byte += 4;
+        column++;
+      } else {
+        i++;
+        byte += 3;
+        if (c === 0x2028 || c === 0x2029) {
+          this.line++;
+          column = 1;
+        } else {
+          column++;
+        }
       }
-      const escAt = c.mark();
-      c.next();
-      const e = c.next();
-      switch (e) {
-        case "b":
-          out += "\b";
-          break;
-        case "f":
-          out += "\f";
-          break;
-        case "n":
-          out += "\n";
-          break;
-        case "r":
-          out += "\r";
-          break;
-        case "t":
-          out += "\t";
-          break;
-        case "v":
-          out += "\v";
-          break;
-        case "0":
-          if (/[0-9]/.test(c.peek())) this.fail("octal escapes are not allowed in strings", escAt);
-          out += "\0";
-          break;
-        case "x":
-          out += String.fromCharCode(this.readHex(2));
-          break;
-        case "u":
-          out += String.fromCharCode(this.readHex(4));
-          break;
-        case "\r":
-          if (c.peek() === "\n") c.next(); // line continuation
-          break;
-        case "\n":
-        case "\u2028":
-        case "\u2029":
-          break; // line continuation
-        case "":
-          this.fail("unterminated string — add the closing quote", start);
-          break;
-        default:
-          if (/[1-9]/.test(e)) this.fail("invalid escape in string", escAt);
-          out += e;
+    }
+  }
+
+  /** One escape at the backslash under the cursor; the string started at `off`/`line`/`col`. */
+  readEscape(off: number, line: number, col: number): string {
+    const t = this.text;
+    const escOff = this.byte, escLine = this.line, escCol = this.col;
+    this.skipAscii(); // backslash
+    if (this.i >= this.end) this.fail(UNTERMINATED_STRING, off, line, col);
+    const e = t.charCodeAt(this.i);
+    switch (e) {
+      case 98: // b
+        this.skipAscii();
+        return "\b";
+      case 102: // f
+        this.skipAscii();
+        return "\f";
+      case 110: // n
+        this.skipAscii();
+        return "\n";
+      case 114: // r
+        this.skipAscii();
+        return "\r";
+      case 116: // t
+        this.skipAscii();
+        return "\t";
+      case 118: // v
+        this.skipAscii();
+        return "\v";
+      case 48: {
+        this.skipAscii();
+        const d = t.charCodeAt(this.i);
+        if (d >= 48 && d <= 57) {
+          this.fail("octal escapes are not allowed in strings", escOff, escLine, escCol);
+        }
+        return "\0";
+      }
+      case 120: // x
+        this.skipAscii();
+        return String.fromCharCode(this.readHex(2));
+      case 117: // u
+        this.skipAscii();
+        return String.fromCharCode(this.readHex(4));
+      case 13: // line continuation, \r or \r\n
+        this.step();
+        if (t.charCodeAt(this.i) === 10) this.step();
+        return "";
+      case 10:
+      case 0x2028:
+      case 0x2029:
+        this.step(); // line continuation
+        return "";
+      default: {
+        if (e >= 49 && e <= 57) this.fail("invalid escape in string", escOff, escLine, escCol);
+        const from = this.i;
+        this.step();
+        return t.slice(from, this.i);
       }
     }
   }
 
   parseNumber(): JsonNode {
-    const c = this.cur;
-    const start = c.mark();
-    const from = c.i;
+    const t = this.text;
+    const off = this.byte, line = this.line, col = this.col;
+    const from = this.i;
     let sign = 1;
-    if (c.peek() === "+" || c.peek() === "-") {
-      if (c.next() === "-") sign = -1;
+    let c = t.charCodeAt(this.i);
+    if (c === 43 || c === 45) {
+      if (c === 45) sign = -1;
+      this.skipAscii();
+      c = t.charCodeAt(this.i);
     }
-    if (ID_START.test(c.codePoint())) {
+    if (this.startsIdentifier(c)) {
       const word = this.readIdentifier();
-      if (word !== "Infinity" && word !== "NaN") this.fail(UNEXPECTED_CHARACTER, start);
-      const raw = c.text.slice(from, c.i);
-      return { kind: "number", value: word === "NaN" ? NaN : sign * Infinity, raw, pos: c.close(start) };
+      if (word !== "Infinity" && word !== "NaN") this.fail(UNEXPECTED_CHARACTER, off, line, col);
+      const raw = t.slice(from, this.i);
+      const value = word === "NaN" ? NaN : sign * Infinity;
+      return { kind: "number", value, raw, pos: this.pos(off, line, col) };
     }
-    if (c.peek() === "0" && (c.peek(1) === "x" || c.peek(1) === "X")) {
-      c.next();
-      c.next();
-      let digits = "";
-      while (/[0-9a-fA-F]/.test(c.peek())) digits += c.next();
-      if (digits === "") this.fail("invalid hexadecimal number", start);
-      this.refuseGlued(start);
-      const raw = c.text.slice(from, c.i);
-      return { kind: "number", value: sign * parseInt(digits, 16), raw, pos: c.close(start) };
+    if (c === 48 && (t.charCodeAt(this.i + 1) === 120 || t.charCodeAt(this.i + 1) === 88)) {
+      this.skipAscii();
+      this.skipAscii();
+      const digitsFrom = this.i;
+      while (hexValue(t.charCodeAt(this.i)) >= 0) this.skipAscii();
+      const digits = t.slice(digitsFrom, this.i);
+      if (digits === "") this.fail("invalid hexadecimal number", off, line, col);
+      this.refuseGlued(off, line, col);
+      const raw = t.slice(from, this.i);
+      return { kind: "number", value: sign * parseInt(digits, 16), raw, pos: this.pos(off, line, col) };
     }
-    let intDigits = "";
-    while (/[0-9]/.test(c.peek())) intDigits += c.next();
-    if (intDigits.length > 1 && intDigits[0] === "0") this.fail("numbers may not have leading zeros", start);
-    let fracDigits = "";
-    if (c.peek() === ".") {
-      c.next();
-      while (/[0-9]/.test(c.peek())) fracDigits += c.next();
+    const intFrom = this.i;
+    this.skipDigits();
+    const intLength = this.i - intFrom;
+    if (intLength > 1 && t.charCodeAt(intFrom) === 48) {
+      this.fail("numbers may not have leading zeros", off, line, col);
     }
-    if (intDigits === "" && fracDigits === "") this.fail(UNEXPECTED_CHARACTER, start);
-    if (c.peek() === "e" || c.peek() === "E") {
-      c.next();
-      if (c.peek() === "+" || c.peek() === "-") c.next();
-      if (!/[0-9]/.test(c.peek())) this.fail("invalid number exponent", start);
-      while (/[0-9]/.test(c.peek())) c.next();
+    let fracLength = 0;
+    if (t.charCodeAt(this.i) === 46) {
+      this.skipAscii();
+      const fracFrom = this.i;
+      this.skipDigits();
+      fracLength = this.i - fracFrom;
     }
-    this.refuseGlued(start);
-    const raw = c.text.slice(from, c.i);
-    return { kind: "number", value: Number(raw.replace(/^\+/, "")), raw, pos: c.close(start) };
+    if (intLength === 0 && fracLength === 0) this.fail(UNEXPECTED_CHARACTER, off, line, col);
+    c = t.charCodeAt(this.i);
+    if (c === 101 || c === 69) {
+      this.skipAscii();
+      c = t.charCodeAt(this.i);
+      if (c === 43 || c === 45) this.skipAscii();
+      c = t.charCodeAt(this.i);
+      if (!(c >= 48 && c <= 57)) this.fail("invalid number exponent", off, line, col);
+      this.skipDigits();
+    }
+    this.refuseGlued(off, line, col);
+    const raw = t.slice(from, this.i);
+    const value = Number(t.charCodeAt(from) === 43 ? raw.slice(1) : raw);
+    return { kind: "number", value, raw, pos: this.pos(off, line, col) };
+  }
+
+  skipDigits(): void {
+    const t = this.text;
+    for (let c = t.charCodeAt(this.i); c >= 48 && c <= 57; c = t.charCodeAt(this.i)) this.skipAscii();
   }
 
   /** A number immediately followed by a letter or digit (`12abc`) is one bad token, not two. */
-  refuseGlued(start: SourcePos): void {
-    const ch = this.cur.codePoint();
-    if (ch !== "" && (ID_PART.test(ch) || ch === ".")) this.fail(UNEXPECTED_CHARACTER, start);
+  refuseGlued(off: number, line: number, col: number): void {
+    if (this.i >= this.end) return;
+    const c = this.text.charCodeAt(this.i);
+    const glued = c < 0x80 ? isAsciiIdentifierChar(c, false) || c === 46 : ID_PART.test(this.charAt(this.i));
+    if (glued) this.fail(UNEXPECTED_CHARACTER, off, line, col);
   }
 }
 
@@ -489,7 +635,8 @@ class Parser {
  * ```
  */
 export function parseJson5(text: string, maxBytes = CONFIG_MAX_BYTES): Json5Result {
-  const size = utf8Length(text);
+  // A UTF-16 unit is at most 3 UTF-8 bytes, so short texts need no byte count.
+  const size = text.length * 3 <= maxBytes ? 0 : utf8Length(text);
   if (size > maxBytes) {
     return {
       value: null,
