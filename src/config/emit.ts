@@ -83,14 +83,17 @@ export function fromPlain(value: unknown): OutValue {
 
 /** Escape a string the way `std.json` does: only `"`, `\` and U+0000..U+001F. */
 export function zigJsonString(s: string): string {
-  // One regex pass instead of a per-character concatenation: a long value (a large eval answer) would
-  // otherwise build a rope of millions of one-character pieces.
-  return NEEDS_ESCAPE.test(s) ? '"' + s.replace(ESCAPED, escapeChar) + '"' : '"' + s + '"';
+  // Most strings need no escape: one char-code scan finds that without a regex call. When one does, a single
+  // regex pass escapes it (a long value, such as a large eval answer, would otherwise be built from millions
+  // of one-character pieces).
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 34 || c === 92) return '"' + s.replace(ESCAPED, escapeChar) + '"';
+  }
+  return '"' + s + '"';
 }
 
 // deno-lint-ignore no-control-regex -- the control characters are exactly what must be escaped
-const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
-// deno-lint-ignore no-control-regex -- as above
 const ESCAPED = /["\\\u0000-\u001f]/g;
 
 function escapeChar(ch: string): string {
@@ -119,58 +122,78 @@ function escapeChar(ch: string): string {
  * two-space layout bxp uses for docs and templates.
  */
 export function emitJson(value: OutValue, indent: 0 | 2): string {
-  const parts: string[] = [];
-  write(value, 0);
-  return parts.join("");
+  return indent === 0 ? minified(value) : indented(value, "\n");
+}
 
-  function newline(level: number): void {
-    if (indent) parts.push("\n" + " ".repeat(indent * level));
-  }
-  function write(v: OutValue, level: number): void {
-    switch (v.t) {
-      case "object": {
-        if (v.entries.length === 0) {
-          parts.push("{}");
-          return;
-        }
-        parts.push("{");
-        v.entries.forEach(([k, child], i) => {
-          if (i > 0) parts.push(",");
-          newline(level + 1);
-          parts.push(zigJsonString(k), indent ? ": " : ":");
-          write(child, level + 1);
-        });
-        newline(level);
-        parts.push("}");
-        return;
+/** Minified JSON, built by plain concatenation (configs are re-emitted on every validation). */
+function minified(v: OutValue): string {
+  switch (v.t) {
+    case "object": {
+      const entries = v.entries;
+      if (entries.length === 0) return "{}";
+      let out = "{";
+      for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i];
+        if (i > 0) out += ",";
+        out += zigJsonString(entry[0]) + ":" + minified(entry[1]);
       }
-      case "array": {
-        if (v.items.length === 0) {
-          parts.push("[]");
-          return;
-        }
-        parts.push("[");
-        v.items.forEach((child, i) => {
-          if (i > 0) parts.push(",");
-          newline(level + 1);
-          write(child, level + 1);
-        });
-        newline(level);
-        parts.push("]");
-        return;
-      }
-      case "string":
-        parts.push(zigJsonString(v.v));
-        return;
-      case "number":
-        parts.push(v.text);
-        return;
-      case "bool":
-        parts.push(v.v ? "true" : "false");
-        return;
-      case "null":
-        parts.push("null");
-        return;
+      return out + "}";
     }
+    case "array": {
+      const items = v.items;
+      if (items.length === 0) return "[]";
+      let out = "[";
+      for (let i = 0; i < items.length; i++) {
+        if (i > 0) out += ",";
+        out += minified(items[i]);
+      }
+      return out + "]";
+    }
+    default:
+      return scalarText(v);
+  }
+}
+
+/** Two-space layout; `newline` is the line break plus the indentation of `v`'s own level. */
+function indented(v: OutValue, newline: string): string {
+  switch (v.t) {
+    case "object": {
+      const entries = v.entries;
+      if (entries.length === 0) return "{}";
+      const inner = newline + "  ";
+      let out = "{";
+      for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i];
+        if (i > 0) out += ",";
+        out += inner + zigJsonString(entry[0]) + ": " + indented(entry[1], inner);
+      }
+      return out + newline + "}";
+    }
+    case "array": {
+      const items = v.items;
+      if (items.length === 0) return "[]";
+      const inner = newline + "  ";
+      let out = "[";
+      for (let i = 0; i < items.length; i++) {
+        if (i > 0) out += ",";
+        out += inner + indented(items[i], inner);
+      }
+      return out + newline + "]";
+    }
+    default:
+      return scalarText(v);
+  }
+}
+
+function scalarText(v: Exclude<OutValue, { t: "object" } | { t: "array" }>): string {
+  switch (v.t) {
+    case "string":
+      return zigJsonString(v.v);
+    case "number":
+      return v.text;
+    case "bool":
+      return v.v ? "true" : "false";
+    case "null":
+      return "null";
   }
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import {
   emitJson,
   fromNode,
@@ -42,4 +43,29 @@ Deno.test("emit: minified and two-space layouts", () => {
 Deno.test("emit: a parsed JSON5 node keeps key order and JSON5-only syntax disappears", () => {
   const node = parseJson5("{ z: 'q', a: [.5, true], // c\n m: 1.50 }").value as JsonNode;
   assert.equal(emitJson(fromNode(node), 0), '{"z":"q","a":[5e-1,true],"m":1.5e0}');
+});
+
+Deno.test("emit: both layouts match JSON.stringify on integers, well-formed strings and nesting", () => {
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.string({ unit: "grapheme", maxLength: 12 }),
+      fc.string({
+        unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)),
+        maxLength: 12,
+      }),
+      fc.array(tie("value"), { maxLength: 4 }),
+      fc.dictionary(fc.string({ maxLength: 6 }), tie("value"), { maxKeys: 4 }),
+    ),
+  }));
+  fc.assert(
+    fc.property(value, (v) => {
+      assert.equal(emitJson(fromPlain(v), 0), JSON.stringify(v));
+      assert.equal(emitJson(fromPlain(v), 2), JSON.stringify(v, null, 2));
+    }),
+    { seed: 0x6b7870, numRuns: 2000 },
+  );
 });
