@@ -75,10 +75,12 @@ export interface SessionOptions {
 }
 
 /**
- * The largest write the process's stdout takes whole, for answers written directly by evaluation workers:
- * a pipe write of at most PIPE_BUF bytes is atomic (POSIX), so it can never interleave with the session's
- * own writes (Deno serializes writes to stdout, but a retried short write could otherwise let another in).
- * PIPE_BUF is 4096 on Linux and 512 on macOS and the BSDs; Windows gets no direct answers.
+ * The largest answer line evaluation workers may write to the process's stdout directly: PIPE_BUF, the
+ * largest pipe write POSIX keeps whole (4096 on Linux, 512 on macOS and the BSDs; Windows gets no direct
+ * answers). What keeps direct lines from interleaving with the session's own (which may be megabytes,
+ * written in several short writes to a slow pipe, a socket or a file) is the output lock both hold for a
+ * whole line (see `protocol/output_lock.ts`); the size bound keeps a worker's write short, so it rarely
+ * holds that lock for long, and keeps each direct line whole against any other writer of the pipe.
  *
  * @example
  * ```ts

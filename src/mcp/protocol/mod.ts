@@ -9,6 +9,7 @@ export {
   type ClientInfo,
   type CloseHook,
   type DirectAnswer,
+  type DirectAnswers,
   McpServer,
   type NotificationListener,
   type Send,
@@ -48,6 +49,14 @@ export {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./versions.ts";
 export { ErrorCode, type RequestId } from "./jsonrpc.ts";
+export {
+  createOutputLock,
+  lockOutput,
+  OUTPUT_FREE,
+  OUTPUT_SESSION,
+  tryLockOutput,
+  unlockOutput,
+} from "./output_lock.ts";
 export { MAX_LINE_BYTES } from "./line_splitter.ts";
 export { MAX_JSON_DEPTH } from "./json_input.ts";
 export { DEFAULT_MAX_ANSWER_BYTES } from "./answer_budget.ts";

@@ -60,20 +60,33 @@ export interface ServerOptions {
  * Lets another thread write a tool call's answer straight to the transport's output (stdio, when the
  * adapter says that output is the process's stdout; never HTTP). The writer must produce the very line
  * the server would send, `resultLine(idJson, <CallToolResult JSON>)` plus a newline, within the call's
- * answer budget, in ONE write of at most `maxLineBytes` bytes (so it cannot interleave with the server's
- * own writes), and only after winning a claim that a cancellation can also take first. The handler then
- * returns `{ text: "", answered: true }` and the server sends nothing.
+ * answer budget and at most `maxLineBytes` bytes, and write it whole (every short write retried) while
+ * holding `outputLock`, which it must take without waiting (`tryLockOutput` in `output_lock.ts`, with a
+ * positive token of its own): the transport's writer holds that lock for each of its own lines, of any
+ * size, so the two can never interleave; a writer that finds it taken hands its answer back instead.
+ * Having the lock, it must also win a claim that a cancellation can take first. The handler then returns
+ * `{ text: "", answered: true }` and the server sends nothing.
  */
 export interface DirectAnswer {
   /** The request id as the answer echoes it (JSON text). */
   readonly idJson: string;
   /** Longest line, newline included, that may be written directly (also within the server's answer cap). */
   readonly maxLineBytes: number;
+  /** The output lock (an `Int32Array` on a SharedArrayBuffer, see `output_lock.ts`). */
+  readonly outputLock: Int32Array;
   /**
    * Tell the server how to learn, synchronously, that the answer has been claimed for writing: the client
    * may reuse the id as soon as it reads the answer, possibly before the handler has returned.
    */
   watch(answered: () => boolean): void;
+}
+
+/** What {@link McpServer.setDirectAnswers} turns on: the transport's terms for direct answers. */
+export interface DirectAnswers {
+  /** Longest line, newline included, another thread may write. */
+  readonly maxLineBytes: number;
+  /** The lock every writer of the output holds for a whole line (see `output_lock.ts`). */
+  readonly outputLock: Int32Array;
 }
 
 /** What a tool handler can do besides computing its result. */
@@ -188,8 +201,8 @@ export class McpServer {
   readonly #peer = new PeerRequests();
   readonly #maxAnswerBytes: number;
   #output: Send | null = null;
-  /** Longest direct answer line, or null while answers must come back through the server. */
-  #directLineBytes: number | null = null;
+  /** How direct answers may be written, or null while answers must come back through the server. */
+  #direct: DirectAnswers | null = null;
   #protocolVersion: string | null = null;
   #clientInfo: ClientInfo | null = null;
   #clientCapabilities: Record<string, unknown> | null = null;
@@ -238,13 +251,15 @@ export class McpServer {
   }
 
   /**
-   * Let tool calls started from now on answer through a {@link DirectAnswer} of at most `maxLineBytes`
-   * bytes per line (the transport's largest atomic write), or stop that (null). The stdio transport turns
+   * Let tool calls started from now on answer through a {@link DirectAnswer} (lines of at most
+   * `maxLineBytes` bytes, written holding `outputLock`), or stop that (null). The stdio transport turns
    * this on when its adapter says the output is the process's stdout.
    */
-  setDirectAnswers(maxLineBytes: number | null): void {
+  setDirectAnswers(direct: DirectAnswers | null): void {
     // The line must also stay within this server's own answer cap (which counts it without newline).
-    this.#directLineBytes = maxLineBytes === null ? null : Math.min(maxLineBytes, this.#maxAnswerBytes + 1);
+    this.#direct = direct === null
+      ? null
+      : { ...direct, maxLineBytes: Math.min(direct.maxLineBytes, this.#maxAnswerBytes + 1) };
   }
 
   /**
@@ -584,10 +599,11 @@ export class McpServer {
     const progressToken = readProgressToken(params, rawNumber);
     const entry: InFlightCall = { controller: new AbortController(), state: "running", answered: null };
     this.#inFlight.set(id.key, entry);
-    const directLineBytes = this.#directLineBytes;
-    const direct: DirectAnswer | null = directLineBytes === null ? null : {
+    const offer = this.#direct;
+    const direct: DirectAnswer | null = offer === null ? null : {
       idJson: JSON.stringify(id.wire),
-      maxLineBytes: directLineBytes,
+      maxLineBytes: offer.maxLineBytes,
+      outputLock: offer.outputLock,
       watch: (answered) => entry.answered = answered,
     };
     let lastProgress = -Infinity;

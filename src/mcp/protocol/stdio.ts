@@ -9,6 +9,7 @@
 import { ErrorCode, errorResponse } from "./jsonrpc.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "./line_splitter.ts";
 import { SerialWriter } from "./serial_writer.ts";
+import { createOutputLock } from "./output_lock.ts";
 import { settleWithin } from "./settle.ts";
 import type { McpServer } from "./server.ts";
 
@@ -118,9 +119,11 @@ export interface StdioOptions {
   /** Bytes of messages handled at once before reading pauses ({@link DEFAULT_MAX_IN_FLIGHT_BYTES}). */
   maxInFlightBytes?: number;
   /**
-   * Set only when `stdout` is the process's own stdout: tool answers of at most this many bytes (the
-   * output's largest atomic write, newline included) may then be written by other threads directly (see
-   * `DirectAnswer` in `server.ts`). Off by default: an in-memory stream has no other writer.
+   * Set only when `stdout` is the process's own stdout: tool answers of at most this many bytes (newline
+   * included; the output's largest atomic write) may then be written by other threads directly (see
+   * `DirectAnswer` in `server.ts`), each holding the output lock this transport creates and its own
+   * writer holds for every line it writes (see `output_lock.ts`). Off by default: an in-memory stream has
+   * no other writer.
    */
   directAnswerBytes?: number;
 }
@@ -147,10 +150,14 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
   const maxQueued = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
   const maxConcurrent = Math.max(1, options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
   const maxInFlightBytes = options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES;
-  const out = new SerialWriter(stdout, log);
+  const directBytes = options.directAnswerBytes ?? null;
+  const outputLock = directBytes === null ? null : createOutputLock();
+  const out = new SerialWriter(stdout, log, outputLock);
   const send = (json: string) => out.writeLine(json);
   server.setOutput(send);
-  server.setDirectAnswers(options.directAnswerBytes ?? null);
+  server.setDirectAnswers(
+    directBytes === null || outputLock === null ? null : { maxLineBytes: directBytes, outputLock },
+  );
   const splitter = new LineSplitter(maxLineBytes);
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const running = new Set<Promise<void>>();

@@ -7,8 +7,9 @@
  * The direct path exists for latency: on a loaded two-core machine every thread hand-off costs tens of
  * microseconds, and answering from the worker saves two of them (worker to session thread, session
  * thread to Deno's stdout writer thread). It is taken only when the answer fits one atomic write (see
- * `DirectAnswer.maxLineBytes`) and is under the call's `max_bytes` budget; anything else goes back to the
- * session thread as before.
+ * `DirectAnswer.maxLineBytes`), is under the call's `max_bytes` budget and the output lock is free at
+ * once (the session is not writing a line of its own); anything else goes back to the session thread as
+ * before.
  *
  * @module
  */
@@ -29,6 +30,8 @@ export interface DirectSpec {
   budget: number;
   /** Whether the tool may answer `structuredContent`. */
   allowStructured: boolean;
+  /** The output lock, held for the whole direct write (see `output_lock.ts`; shared, not copied). */
+  outputLock: Int32Array;
 }
 
 /**
@@ -49,6 +52,7 @@ export function directSpec(direct: ToolDirect): DirectSpec {
     maxLineBytes: direct.maxLineBytes,
     budget: direct.budget,
     allowStructured: direct.allowStructured,
+    outputLock: direct.outputLock,
   };
 }
 
@@ -116,7 +120,8 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
- * const line = directAnswerLine({ text: '{"ok":true,"value":"3"}' }, { idJson: "7", maxLineBytes: 4096, budget: 262144, allowStructured: true });
+ * const spec = { idJson: "7", maxLineBytes: 4096, budget: 262144, allowStructured: true, outputLock: createOutputLock() };
+ * const line = directAnswerLine({ text: '{"ok":true,"value":"3"}' }, spec);
  * new TextDecoder().decode(line!); // '{"jsonrpc":"2.0","id":7,"result":{"content":[...],...,"isError":false}}\n'
  * ```
  */

@@ -5,9 +5,11 @@
  * session thread stays free to answer `ping`, cancellations and other calls meanwhile.
  *
  * In a stdio session a job can carry a direct-answer offer (see `eval_answer.ts`): its worker then writes
- * the answer line to stdout itself, in one atomic write, after winning the slot's claim (see
+ * the answer line to stdout itself, holding the session's output lock (taken only if free at once: the
+ * session holds it for each of its own lines, of any size) and after winning the slot's claim (see
  * {@link CLAIM_RUNNING}). The session thread still never writes synchronously, so a client that stops
- * reading can block a worker but never the session.
+ * reading can block a worker but never the session; a worker that dies holding the output lock has it
+ * released here.
  *
  * Workers start with no Deno permissions (`deno.permissions: "none"`, which needs
  * `--unstable-worker-options`; without it they inherit the session's already narrowed permissions, never
@@ -19,6 +21,7 @@
 
 import { type EvalJob, type EvalOutcome, runEvalJob } from "./eval_jobs.ts";
 import type { DirectSpec } from "./eval_answer.ts";
+import { unlockOutput } from "../protocol/output_lock.ts";
 
 /** How long one evaluation may run before its worker is terminated. */
 export const EVAL_TIME_LIMIT_MS = 5_000;
@@ -259,10 +262,19 @@ export class EvalPool {
       this.#pump();
       return;
     }
-    const message = data as { id: number; outcome?: EvalOutcome; error?: string; answered?: true };
+    const message = data as {
+      id: number;
+      outcome?: EvalOutcome;
+      error?: string;
+      answered?: true;
+      cut?: true;
+    };
     const running = slot.running;
     if (running === null || running.id !== message.id) return;
     this.#finish(slot);
+    if (message.cut === true) {
+      this.#log("stdout failed partway through an evaluation answer; the line is cut");
+    }
     if (message.answered === true) running.settle({ answered: true });
     else {
       running.settle(
@@ -359,6 +371,9 @@ export class EvalPool {
     slot.port.onmessage = null;
     slot.port.close();
     slot.worker.terminate();
+    // A worker that crashed (or is stopped with the pool) holding the output lock would otherwise keep the
+    // session from ever writing again. Its token is the job id.
+    if (running?.direct !== undefined) unlockOutput(running.direct.spec.outputLock, running.id);
     running?.settle({ stopped, detail });
   }
 

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { McpServer, type ToolCall } from "../../../src/mcp/protocol/mod.ts";
 import { resultLine, resultResponse, toWireId } from "../../../src/mcp/protocol/jsonrpc.ts";
+import { createOutputLock } from "../../../src/mcp/protocol/output_lock.ts";
 import { collector, toolCall } from "./_test_tools.ts";
 
 /** A server whose `direct` tool records its call and answers through `direct` (as a worker would). */
@@ -44,11 +45,13 @@ Deno.test("direct answers are offered only while the transport enables them, wit
   assert.equal(calls[0].direct ?? null, null, "not offered by default");
   assert.equal(out.messages()[0].result.content[0].text, "through the server");
 
-  server.setDirectAnswers(4096);
+  const outputLock = createOutputLock();
+  server.setDirectAnswers({ maxLineBytes: 4096, outputLock });
   const pending = server.handleLine(toolCall("a", "direct"), out.send);
   await new Promise((resolve) => setTimeout(resolve, 0));
   const direct = calls[1].direct!;
   assert.equal(direct.idJson, '"a"');
+  assert.equal(direct.outputLock, outputLock, "the transport's output lock travels with the offer");
   assert.equal(direct.maxLineBytes, 1001, "the server's own cap (1000 bytes plus the newline) wins");
   release.shift()!();
   await pending;
@@ -61,7 +64,7 @@ Deno.test("direct answers are offered only while the transport enables them, wit
 
 Deno.test("an id answered directly may be reused before its handler has returned", async () => {
   const { server, release } = directServer();
-  server.setDirectAnswers(4096);
+  server.setDirectAnswers({ maxLineBytes: 4096, outputLock: createOutputLock() });
   const out = collector();
   const first = server.handleLine(toolCall(7, "direct"), out.send);
   await new Promise((resolve) => setTimeout(resolve, 0));

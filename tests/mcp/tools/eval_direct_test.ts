@@ -12,10 +12,17 @@ import { type EvalJob, type EvalOutcome, runEvalJob } from "../../../src/mcp/too
 import { toCallToolResult } from "../../../src/mcp/protocol/tool_result.ts";
 import { resultResponse, toWireId } from "../../../src/mcp/protocol/jsonrpc.ts";
 import { ServerProcess } from "../_support/server_process.ts";
+import { createOutputLock } from "../../../src/mcp/protocol/output_lock.ts";
 
 const CLAIM_WORKER = new URL("./_claim_worker.ts", import.meta.url);
 const job = (expr: string): EvalJob => ({ kind: "eval", expr, headers: null, fields: null });
-const spec = { idJson: "1", maxLineBytes: 4096, budget: 262_144, allowStructured: true };
+const spec = {
+  idJson: "1",
+  maxLineBytes: 4096,
+  budget: 262_144,
+  allowStructured: true,
+  outputLock: createOutputLock(),
+};
 const never = () => new AbortController().signal;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
