@@ -17,7 +17,7 @@
 
 import { type Diagnostic, joinPath, templatePath } from "./diagnostic.ts";
 import { LEGACY_PRE_PASS } from "./load.ts";
-import { editDistance } from "./similar.ts";
+import { loweredEditDistance } from "./similar.ts";
 import type { NamedMaps, TemplateConfig } from "./types.ts";
 
 /** An expression failure: bxp error name, human detail, byte span (len 0 = not pinned). */
@@ -195,18 +195,30 @@ export function checkExpressions(t: TemplateConfig, globalMaps: NamedMaps, tools
 export function fieldOutlier(fieldsPerSource: string[][]): { bad: string; good: string } | null {
   const freq = new Map<string, number>();
   for (const fields of fieldsPerSource) {
-    for (const name of new Set(fields)) freq.set(name, (freq.get(name) ?? 0) + 1);
+    // A name counts once per expression; short lists (the usual case) skip building a Set.
+    const names = fields.length > 8 ? new Set(fields) : fields;
+    let k = 0;
+    for (const name of names) {
+      if (names === fields && fields.indexOf(name) !== k++) continue;
+      freq.set(name, (freq.get(name) ?? 0) + 1);
+    }
   }
+  // The names used 3 or more times, in first-use order, lower-cased once.
+  const common: { name: string; lower: string }[] = [];
+  for (const [name, n] of freq) if (n >= 3) common.push({ name, lower: name.toLowerCase() });
+  if (common.length === 0) return null;
   for (const [bad, count] of freq) {
     if (count !== 1) continue;
+    const badLower = bad.toLowerCase();
     let good: string | null = null;
     let best = Infinity;
-    for (const [candidate, n] of freq) {
-      if (n < 3) continue;
-      const d = editDistance(bad, candidate);
+    for (const candidate of common) {
+      // More than 2 apart in length means more than 2 edits: such a name can never be the answer.
+      if (Math.abs(candidate.lower.length - badLower.length) > 2) continue;
+      const d = loweredEditDistance(badLower, candidate.lower);
       if (d < best) {
         best = d;
-        good = candidate;
+        good = candidate.name;
       }
     }
     if (good !== null && best <= 2) return { bad, good };

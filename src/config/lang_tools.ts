@@ -15,7 +15,8 @@ const FUNCTION_NAMES = FUNCTIONS.map((f) => f.name);
 function memo<T>(compute: (src: string) => T): (src: string) => T {
   const cache = new Map<string, T>();
   return (src) => {
-    if (cache.has(src)) return cache.get(src) as T;
+    const known = cache.get(src);
+    if (known !== undefined || cache.has(src)) return known as T;
     const value = compute(src);
     if (cache.size >= MEMO_ENTRIES) cache.clear();
     cache.set(src, value);

@@ -12,7 +12,7 @@
  */
 
 import { type Diagnostic, joinPath, templatePath } from "./diagnostic.ts";
-import { getMember, type JsonNode, valueTagName } from "./json5.ts";
+import { getMember, type JsonNode, utf8Length, valueTagName } from "./json5.ts";
 import { schemaEntry } from "./schema.ts";
 import type { NamedMaps, PrePassBlock, QuoteStyle, RowRule, TemplateConfig } from "./types.ts";
 
@@ -43,8 +43,16 @@ class Abort extends Error {
 
 const TEMPLATE_SCHEMA = "conversion_templates.*";
 
+/** Template field defaults by key, read from the schema table once per key (every load asks for them). */
+const DEFAULTS = new Map<string, string>();
+
 function defaultOf(key: string): string {
-  return schemaEntry(`${TEMPLATE_SCHEMA}.${key}`)?.default ?? "";
+  let value = DEFAULTS.get(key);
+  if (value === undefined) {
+    value = schemaEntry(`${TEMPLATE_SCHEMA}.${key}`)?.default ?? "";
+    DEFAULTS.set(key, value);
+  }
+  return value;
 }
 
 /** Reads one template object, pushing findings into `diags`. */
@@ -450,7 +458,7 @@ class TemplateReader {
 }
 
 function utf8Bytes(s: string): number {
-  return new TextEncoder().encode(s).length;
+  return utf8Length(s);
 }
 
 /**

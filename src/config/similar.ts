@@ -3,19 +3,38 @@
  * @module
  */
 
-/** Levenshtein distance ignoring ASCII case. */
+/** Levenshtein distance ignoring case (both sides lower-cased, then compared by UTF-16 unit). */
 export function editDistance(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  return loweredEditDistance(a.toLowerCase(), b.toLowerCase());
+}
+
+/**
+ * {@link editDistance} of two strings the caller has already lower-cased (compared as given), over one
+ * reused row: validation asks for it many times per config.
+ *
+ * @example
+ * ```ts
+ * loweredEditDistance("symbo", "symbol"); // 1
+ * ```
+ */
+export function loweredEditDistance(x: string, y: string): number {
+  const n = y.length;
+  const row: number[] = new Array(n + 1);
+  for (let j = 0; j <= n; j++) row[j] = j;
   for (let i = 0; i < x.length; i++) {
-    const cur = [i + 1];
-    for (let j = 0; j < y.length; j++) {
-      cur.push(Math.min(cur[j] + 1, prev[j + 1] + 1, prev[j] + (x[i] === y[j] ? 0 : 1)));
+    const xc = x.charCodeAt(i);
+    let diagonal = row[0]; // the previous row's value left of the cell being computed
+    row[0] = i + 1;
+    for (let j = 0; j < n; j++) {
+      const above = row[j + 1];
+      let best = diagonal + (xc === y.charCodeAt(j) ? 0 : 1);
+      if (above + 1 < best) best = above + 1;
+      if (row[j] + 1 < best) best = row[j] + 1;
+      row[j + 1] = best;
+      diagonal = above;
     }
-    prev = cur;
   }
-  return prev[y.length];
+  return row[n];
 }
 
 /**
@@ -29,8 +48,9 @@ export function editDistance(a: string, b: string): number {
 export function closestName(name: string, candidates: Iterable<string>, maxDistance = 2): string | null {
   let best: string | null = null;
   let bestDistance = Infinity;
+  const lowered = name.toLowerCase();
   for (const c of candidates) {
-    const d = editDistance(name, c);
+    const d = loweredEditDistance(lowered, c.toLowerCase());
     if (d < bestDistance) {
       best = c;
       bestDistance = d;
