@@ -18,7 +18,7 @@
  */
 
 import type { Diagnostic } from "./diagnostic.ts";
-import { emitJson, fromNode, type OutValue } from "./emit.ts";
+import { emitJson, emitNodeJson, fromNode, type OutValue } from "./emit.ts";
 import type { ValidationOutcome } from "./validate.ts";
 import { outcomeHasError } from "./validate.ts";
 
@@ -136,6 +136,10 @@ function displayValue(parent: OutValue, field: string): string {
 
 /** Build the annotated JSON for a validation outcome, in bxp's marker order. */
 export function annotateOutcome(o: ValidationOutcome): AnnotateResult {
+  const clean = o.parseError === null && o.loadAbort === null && !o.noTemplates && o.semantic.length === 0 &&
+    o.diagnostics.length === 0;
+  // Nothing to insert: the config re-emitted as it is, without copying it into an output tree first.
+  if (clean && o.root !== null) return { json: emitNodeJson(o.root), exitCode: outcomeHasError(o) ? 1 : 0 };
   const root: OutValue = o.root ? fromNode(o.root) : { t: "object", entries: [] };
   const ann = new Annotator(root);
   if (o.parseError) {

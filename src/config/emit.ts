@@ -63,6 +63,49 @@ export function fromNode(node: JsonNode): OutValue {
   }
 }
 
+/**
+ * Minified JSON straight from a parsed node: exactly `emitJson(fromNode(node), 0)`, without building the
+ * output tree first (a config with nothing to annotate is re-emitted this way on every validation).
+ *
+ * @example
+ * ```ts
+ * emitNodeJson(parseJson5("{ a: [1.50, 'x'] }").value!); // '{"a":[1.5e0,"x"]}'
+ * ```
+ */
+export function emitNodeJson(node: JsonNode): string {
+  switch (node.kind) {
+    case "object": {
+      const entries = node.entries;
+      if (entries.length === 0) return "{}";
+      let out = "{";
+      for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i];
+        if (i > 0) out += ",";
+        out += zigJsonString(entry.key) + ":" + emitNodeJson(entry.value);
+      }
+      return out + "}";
+    }
+    case "array": {
+      const items = node.items;
+      if (items.length === 0) return "[]";
+      let out = "[";
+      for (let i = 0; i < items.length; i++) {
+        if (i > 0) out += ",";
+        out += emitNodeJson(items[i]);
+      }
+      return out + "]";
+    }
+    case "string":
+      return zigJsonString(node.value);
+    case "number":
+      return numberText(node.raw, node.value);
+    case "bool":
+      return node.value ? "true" : "false";
+    case "null":
+      return "null";
+  }
+}
+
 /** Convert a plain JS value (from `JSON.parse` or literals) into an output value. Integers print as integers. */
 export function fromPlain(value: unknown): OutValue {
   if (value === null || value === undefined) return { t: "null" };

@@ -216,22 +216,34 @@ class Parser {
     const end = this.end;
     while (this.i < end) {
       const c = t.charCodeAt(this.i);
-      if (c === 32) {
-        this.skipAscii();
-      } else if (c === 10) {
-        this.i++;
-        this.byte++;
-        this.line++;
-        this.col = 1;
+      if (c === 32 || c === 10 || c === 9) {
+        // A run of ASCII blanks (the bulk of a config's layout), counted in locals.
+        let i = this.i, line = this.line, col = this.col;
+        const from = i;
+        for (; i < end; i++) {
+          const d = t.charCodeAt(i);
+          if (d === 32 || d === 9) {
+            col++;
+          } else if (d === 10) {
+            line++;
+            col = 1;
+          } else {
+            break;
+          }
+        }
+        this.byte += i - from;
+        this.i = i;
+        this.line = line;
+        this.col = col;
       } else if (isJson5SpaceCode(c)) {
         this.step();
       } else if (c === 47 && t.charCodeAt(this.i + 1) === 47) {
         // A line comment runs up to (not over) the next \n or \r.
         for (;;) {
+          this.skipPlainAscii();
           const d = t.charCodeAt(this.i);
           if (this.i >= end || d === 10 || d === 13) break;
-          if (d < 0x80) this.skipAscii();
-          else this.step();
+          this.step();
         }
       } else if (c === 47 && t.charCodeAt(this.i + 1) === 42) {
         const off = this.byte, line = this.line, col = this.col;
@@ -249,6 +261,21 @@ class Parser {
         return;
       }
     }
+  }
+
+  /** Skip a run of ASCII characters other than line breaks (comment text). */
+  skipPlainAscii(): void {
+    const t = this.text;
+    const end = this.end;
+    const from = this.i;
+    let i = from;
+    for (; i < end; i++) {
+      const d = t.charCodeAt(i);
+      if (d >= 0x80 || d === 10 || d === 13) break;
+    }
+    this.i = i;
+    this.byte += i - from;
+    this.col += i - from;
   }
 
   parseDocument(): JsonNode {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   emitJson,
+  emitNodeJson,
   fromNode,
   fromPlain,
   numberText,
@@ -67,5 +68,24 @@ Deno.test("emit: both layouts match JSON.stringify on integers, well-formed stri
       assert.equal(emitJson(fromPlain(v), 2), JSON.stringify(v, null, 2));
     }),
     { seed: 0x6b7870, numRuns: 2000 },
+  );
+});
+
+Deno.test("emit: a node emitted directly reads exactly as through the output tree", () => {
+  const texts = [
+    Deno.readTextFileSync(new URL("../../samples/demo/bxp-cli.json", import.meta.url)),
+    "{ a: [0x1F, -0, +1, .5, 1e400, -Infinity, NaN, 123456789012345678901234567890], b: {}, c: [], d: null }",
+    "[true, false, 'q\"\\\\\\u0001\u2028', { '': { '': [] } }]",
+  ];
+  for (const text of texts) {
+    const node = parseJson5(text).value as JsonNode;
+    assert.equal(emitNodeJson(node), emitJson(fromNode(node), 0), text);
+  }
+  fc.assert(
+    fc.property(fc.json({ maxDepth: 5 }), (text) => {
+      const node = parseJson5(text).value as JsonNode;
+      assert.equal(emitNodeJson(node), emitJson(fromNode(node), 0), text);
+    }),
+    { seed: 0x6b7870, numRuns: 1000 },
   );
 });
