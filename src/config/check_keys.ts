@@ -8,12 +8,13 @@
 
 import { type Diagnostic, joinPath } from "./diagnostic.ts";
 import { getMember, type JsonNode } from "./json5.ts";
-import { childKeys } from "./schema.ts";
+import { childKeyList } from "./schema.ts";
 import { closestName } from "./similar.ts";
 
 /** True for the reserved `$err_`/`$warn_`/`$info_`/`$comm_` marker keys. */
 export function isAnnotationKey(key: string): boolean {
-  return /^\$(err|warn|info|comm)_/.test(key);
+  // Every key of every config passes here; most do not start with `$` and need no regex.
+  return key.charCodeAt(0) === 36 && /^\$(err|warn|info|comm)_/.test(key);
 }
 
 /**
@@ -24,7 +25,7 @@ export const SCHEMA_REFERENCE_KEY = "$schema";
 
 function checkLevel(node: JsonNode | undefined, path: string, schemaPath: string, out: Diagnostic[]): void {
   if (node?.kind !== "object") return;
-  const allowed = childKeys(schemaPath);
+  const allowed = childKeyList(schemaPath);
   for (const { key } of node.entries) {
     if (isAnnotationKey(key) || allowed.includes(key)) continue;
     if (path === "" && key === SCHEMA_REFERENCE_KEY) continue;

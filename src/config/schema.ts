@@ -589,8 +589,21 @@ const CHILD_KEYS = new Map<string, readonly string[]>();
 
 /** Named (non-wildcard) children of a schema path, in schema order. Root is `""`. */
 export function childKeys(parent: string): string[] {
+  return [...childKeyList(parent)];
+}
+
+/**
+ * {@link childKeys} without the copy: the cached list itself, for readers that only look (the unknown-key
+ * check asks for it at every level of every validated config).
+ *
+ * @example
+ * ```ts
+ * childKeyList("").includes("conversion_templates"); // true
+ * ```
+ */
+export function childKeyList(parent: string): readonly string[] {
   const known = CHILD_KEYS.get(parent);
-  if (known !== undefined) return [...known];
+  if (known !== undefined) return known;
   const prefix = parent === "" ? "" : parent + ".";
   const out: string[] = [];
   for (const f of CONFIG_SCHEMA) {
@@ -599,8 +612,9 @@ export function childKeys(parent: string): string[] {
     if (rest === "*" || rest.includes(".")) continue;
     out.push(rest);
   }
+  Object.freeze(out);
   CHILD_KEYS.set(parent, out);
-  return [...out];
+  return out;
 }
 
 /** The docs projection of a schema entry: bxp's FieldDoc fields only, in bxp's order. */
