@@ -45,7 +45,11 @@ export interface TraceSink {
   errorRow(locator: number, varName: string, kind: string, detail: string, origin: string): void;
   prepassEntry(name: string, key: string, field: string, value: string): void;
   done(exitCode: number): void;
-  /** Appends frames encoded elsewhere (a parallel block), after the ones written so far. */
+  /**
+   * Appends frames encoded elsewhere (a parallel block), after the ones written so far. The sink takes
+   * `bytes` over (the CLI's sink frees its buffer once written): pass a buffer of your own and never use it
+   * again.
+   */
   appendFrames(bytes: Uint8Array): void;
   /** Hands buffered frames to the underlying stream. */
   flush(): Promise<void>;
