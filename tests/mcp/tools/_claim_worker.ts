@@ -1,10 +1,12 @@
 /**
  * A stand-in evaluation worker for the direct-answer claim tests, speaking `eval_worker.ts`'s protocol.
  * `CLAIM_SLOW` claims the answer, then takes 400 ms "writing" it (a client slow to read); `SLOW_CLAIM`
- * takes 400 ms before trying to claim; anything else answers how many jobs this worker has served, so a
- * test can tell a kept worker from a fresh one.
+ * takes 400 ms before trying to claim; `LOCK_AND_CRASH` takes the output lock (its token is the job id)
+ * and dies holding it; `LOCK_AND_SPIN` takes it and never returns (until the time limit); anything else
+ * answers how many jobs this worker has served, so a test can tell a kept worker from a fresh one.
  */
 import { CLAIM_RUNNING, CLAIM_WRITING } from "../../../src/mcp/tools/eval_pool.ts";
+import { tryLockOutput } from "../../../src/mcp/protocol/output_lock.ts";
 
 const busy = (ms: number) => {
   const until = Date.now() + ms;
@@ -17,10 +19,17 @@ scope.onmessage = (event) => {
   scope.onmessage = null;
   const port = event.data;
   port.onmessage = (
-    message: MessageEvent<{ id: number; job: { expr?: string }; direct?: { claim: Int32Array } }>,
+    message: MessageEvent<
+      { id: number; job: { expr?: string }; direct?: { claim: Int32Array; outputLock: Int32Array } }
+    >,
   ) => {
     const { id, job, direct } = message.data;
     served++;
+    if (direct !== undefined && (job.expr === "LOCK_AND_CRASH" || job.expr === "LOCK_AND_SPIN")) {
+      if (!tryLockOutput(direct.outputLock, id)) throw new Error("the output lock was not free");
+      if (job.expr === "LOCK_AND_CRASH") throw new Error("died holding the output lock");
+      for (;;) { /* a write that never ends */ }
+    }
     if (direct !== undefined && (job.expr === "CLAIM_SLOW" || job.expr === "SLOW_CLAIM")) {
       if (job.expr === "SLOW_CLAIM") busy(400);
       const won = Atomics.compareExchange(direct.claim, 0, CLAIM_RUNNING, CLAIM_WRITING) === CLAIM_RUNNING;

@@ -12,7 +12,13 @@ import { type EvalJob, type EvalOutcome, runEvalJob } from "../../../src/mcp/too
 import { toCallToolResult } from "../../../src/mcp/protocol/tool_result.ts";
 import { resultResponse, toWireId } from "../../../src/mcp/protocol/jsonrpc.ts";
 import { ServerProcess } from "../_support/server_process.ts";
-import { createOutputLock } from "../../../src/mcp/protocol/output_lock.ts";
+import {
+  createOutputLock,
+  OUTPUT_FREE,
+  OUTPUT_SESSION,
+  tryLockOutput,
+  unlockOutput,
+} from "../../../src/mcp/protocol/output_lock.ts";
 
 const CLAIM_WORKER = new URL("./_claim_worker.ts", import.meta.url);
 const job = (expr: string): EvalJob => ({ kind: "eval", expr, headers: null, fields: null });
@@ -76,6 +82,51 @@ Deno.test("a cancellation before the claim revokes it and terminates the worker,
     pool.dispose();
   }
   assert.equal(CLAIM_REVOKED, 3);
+});
+
+Deno.test("a worker that finds the session writing does not wait: the answer comes back through the session", async () => {
+  const pool = new EvalPool({ size: 1, timeLimitMs: 600_000 });
+  const outputLock = createOutputLock();
+  try {
+    // The real evaluation worker; the session holds the output lock (a long line to a slow client).
+    assert.equal(tryLockOutput(outputLock, OUTPUT_SESSION), true);
+    let probe = () => true;
+    const result = await pool.run(job("1 + 2"), never(), {
+      spec: { ...spec, outputLock },
+      watch: (p) => probe = p,
+    });
+    assert.deepEqual(result, { text: '{"ok":true,"value":"3"}' }, "the outcome, for the session to write");
+    assert.equal(probe(), false, "the answer was not claimed by the worker");
+    assert.equal(outputLock[0], OUTPUT_SESSION, "the session's lock is untouched");
+    assert.equal(unlockOutput(outputLock, OUTPUT_SESSION), true);
+  } finally {
+    pool.dispose();
+  }
+});
+
+Deno.test("a worker that dies or is stopped holding the output lock has it released by the pool", async () => {
+  const outputLock = createOutputLock();
+  const direct = () => ({ spec: { ...spec, outputLock }, watch: () => {} });
+  const crashing = new EvalPool({ size: 1, timeLimitMs: 600_000, workerUrl: CLAIM_WORKER, log: () => {} });
+  try {
+    assert.equal(
+      (await crashing.run(job("LOCK_AND_CRASH"), never(), direct()) as EvalStop).stopped,
+      "crashed",
+    );
+    assert.equal(outputLock[0], OUTPUT_FREE, "a crashed owner's lock is freed");
+  } finally {
+    crashing.dispose();
+  }
+  const spinning = new EvalPool({ size: 1, timeLimitMs: 200, workerUrl: CLAIM_WORKER });
+  try {
+    assert.equal(
+      (await spinning.run(job("LOCK_AND_SPIN"), never(), direct()) as EvalStop).stopped,
+      "timeout",
+    );
+    assert.equal(outputLock[0], OUTPUT_FREE, "a terminated owner's lock is freed");
+  } finally {
+    spinning.dispose();
+  }
 });
 
 Deno.test("a direct answer line is the session's line, and is refused over the budget or the line size", () => {
