@@ -125,6 +125,7 @@ export class SerialWriter {
     this.#waiting = [];
     if (this.#failed || !held) {
       for (const bytes of lines) this.#queuedBytes -= bytes.length;
+      this.#wakeDrained();
     } else {
       for (const bytes of lines) this.#toStream(bytes);
     }
@@ -153,6 +154,10 @@ export class SerialWriter {
     this.#queuedBytes -= length;
     // The stream has written every line it was given: the whole of each, every short write retried.
     if (--this.#inStream === 0) this.#unhold();
+    this.#wakeDrained();
+  }
+
+  #wakeDrained(): void {
     if (this.#drainWaiters.length === 0) return;
     const still: DrainWaiter[] = [];
     for (const waiter of this.#drainWaiters) {
