@@ -237,14 +237,20 @@ export class RowEvaluator {
     if (matched >= 0) {
       const rule = plan.rules[matched];
       const base = this.#base;
-      const merged = this.#row;
+      // A rule emitting one row without overrides writes the input_schema values as they are: no copy.
+      const plain = rule.rows.length === 1 && rule.rows[0].length === 0;
+      const merged = plain ? base : this.#row;
+      const starts = plain ? this.#baseStart : this.#rowStart;
+      const ends = plain ? this.#baseEnd : this.#rowEnd;
       for (const row of rule.rows) {
-        for (let i = 0; i < base.length; i++) merged[i] = base[i];
-        if (this.#copied) {
-          this.#rowStart.set(this.#baseStart);
-          this.#rowEnd.set(this.#baseEnd);
+        if (!plain) {
+          for (let i = 0; i < base.length; i++) merged[i] = base[i];
+          if (this.#copied) {
+            starts.set(this.#baseStart);
+            ends.set(this.#baseEnd);
+          }
+          this.#applyOverrides(row, merged, locator);
         }
-        this.#applyOverrides(row, merged, locator);
         if (this.#filterDates) this.#requireComparable(merged[plan.dateSlot], recordNum);
         if (
           this.#filterDates && outsideRange(merged[plan.dateSlot], this.#opts.dateMin, this.#opts.dateMax)
@@ -254,7 +260,7 @@ export class RowEvaluator {
           emitted = true;
           continue;
         }
-        this.#write(merged, recordNum);
+        this.#write(merged, starts, ends, recordNum);
         trace.outputRow(locator, this.rowsWritten, matched, merged[plan.actionSlot]);
         emitted = true;
         this.rowsWritten++;
@@ -436,7 +442,8 @@ export class RowEvaluator {
     }
   }
 
-  #write(merged: readonly string[], recordNum: number): void {
+  /** Writes one output row; `starts`/`ends`: the copied ranges of `merged`'s slots (see `#copied`). */
+  #write(merged: readonly string[], starts: Int32Array, ends: Int32Array, recordNum: number): void {
     const slots = this.#plan.outputSlots;
     const values = this.#values;
     for (let i = 0; i < slots.length; i++) values[i] = merged[slots[i]];
@@ -445,8 +452,8 @@ export class RowEvaluator {
       const start = this.#outStart;
       const end = this.#outEnd;
       for (let i = 0; i < slots.length; i++) {
-        start[i] = this.#rowStart[slots[i]];
-        end[i] = this.#rowEnd[slots[i]];
+        start[i] = starts[slots[i]];
+        end[i] = ends[slots[i]];
       }
       if (this.#unfilled > 0) this.#markFilled(values, start, end);
       // Copied values hold no delimiter or line break, so the bare-delimiter check may skip them ("").
