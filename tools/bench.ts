@@ -38,6 +38,7 @@ import {
   type BenchPoint,
   CONTAINER_DEFAULT_IDS,
   CONTAINER_POINTS,
+  CONTAINER_REPEATS,
   FULL_POINTS,
   QUICK_POINT_IDS,
   repeatsFor,
@@ -348,7 +349,7 @@ async function main(): Promise<void> {
         benchDir: BENCH_DIR,
         root: ROOT,
         denoJson,
-        repeat: repeat ?? 1,
+        repeat: repeat ?? CONTAINER_REPEATS,
         progress,
       }),
     );

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FULL_POINTS, point, variantBaselineId } from "../../tools/bench/points.ts";
+import { FULL_POINTS, point, repeatsFor, variantBaselineId } from "../../tools/bench/points.ts";
 import { type BenchRun, checkGoals, type PointResult } from "../../tools/bench/report.ts";
 import { drainSlowly } from "../../tools/bench/slow_drain.ts";
 
@@ -55,6 +55,39 @@ Deno.test("the goals report the parallel speedup and memory that must not grow w
   assert.equal(holds("`r10m-c16`"), false); // 160 MB: over the goal and 14% over the 2M point
   assert.equal(holds("`r100k-c1024`"), true); // 145 MB: 4% over
   assert.equal(holds("`r2m-c16-slow`"), true);
+});
+
+Deno.test("every point runs at least three times, so a goal is judged on a median", () => {
+  for (const bytes of [1, 50e6, 200e6, 3e9]) assert.ok(repeatsFor(bytes) >= 3, `${bytes} B`);
+});
+
+Deno.test("bxp_validate has a 0.3 ms round-trip goal, bxp_eval and the batch 0.25 ms", () => {
+  const run = (validateMs: number, evalMs: number): BenchRun => ({
+    startedAt: new Date(0),
+    totalSeconds: 1,
+    machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
+    quick: false,
+    points: [],
+    peerVersions: [],
+    missingPeers: [],
+    exprRates: null,
+    mcp: {
+      ready: true,
+      coldStartMs: [100],
+      tools: [
+        { tool: "ping", calls: 10, medianMs: 0.9, p99Ms: 1 }, // the protocol floor is not a goal
+        { tool: "bxp_eval", calls: 10, medianMs: evalMs, p99Ms: 1 },
+        { tool: "bxp_eval_batch", calls: 10, medianMs: evalMs, p99Ms: 1 },
+        { tool: "bxp_validate", calls: 10, medianMs: validateMs, p99Ms: 1 },
+      ],
+    },
+    peakRssSource: "test",
+  });
+  const roundTrip = (r: BenchRun) => checkGoals(r).find((g) => g.goal.includes("round trip"))!;
+  assert.equal(roundTrip(run(0.28, 0.2)).holds, true);
+  assert.equal(roundTrip(run(0.28, 0.27)).holds, false); // eval over 0.25 ms though under 0.3 ms
+  assert.equal(roundTrip(run(0.31, 0.2)).holds, false);
+  assert.match(roundTrip(run(0.28, 0.2)).detail, /`bxp_validate` 0\.280 ms/);
 });
 
 Deno.test("the slow sink's reader consumes everything written into the FIFO", async () => {

@@ -85,14 +85,15 @@ export function traceBaselineId(p: BenchPoint): string {
 }
 
 /**
- * How many times to run a point (the median is reported): more for small inputs where noise dominates,
- * once for the largest so the full table fits in ten minutes on two cores.
+ * How many times to run a point (the median is reported): a goal is judged on the median of at least three
+ * runs, and small inputs, where startup noise dominates, get five.
  */
 export function repeatsFor(inputBytes: number): number {
-  if (inputBytes <= 50e6) return 3;
-  if (inputBytes <= 200e6) return 2;
-  return 1;
+  return inputBytes <= 50e6 ? 5 : 3;
 }
+
+/** Runs of a container point (wall time and peak RSS are the medians of these). */
+export const CONTAINER_REPEATS = 3;
 
 /**
  * A container point: a zip of several workload CSVs (`zip_input`, members unpacked on threads, then
