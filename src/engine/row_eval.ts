@@ -107,6 +107,9 @@ export class RowEvaluator {
   /** The record being evaluated has copied values (their text is `#rawText`). */
   #copied = false;
   #rawText = "";
+  /** `#rawText` as ASCII bytes from `#rawByteBase` on, when the parser knows them (else null). */
+  #rawBytes: Uint8Array | null = null;
+  #rawByteBase = 0;
   /**
    * Which fields the evaluator reads as strings when records come with their field bounds (a `lazyFields`
    * option for the CSV parser), or null when it needs every field as a string.
@@ -378,6 +381,8 @@ export class RowEvaluator {
     }
     this.#copied = copied;
     this.#rawText = text;
+    this.#rawBytes = raw.bytes;
+    this.#rawByteBase = raw.byteBase;
     this.#evalVars(fields, locator, skip, this.#otherVars);
   }
 
@@ -459,9 +464,16 @@ export class RowEvaluator {
       // Copied values hold no delimiter or line break, so the bare-delimiter check may skip them ("").
       const check = this.#bareDelimiter !== null && this.tally.unquoted === null;
       if (check && !this.#writerFindsBare) this.#checkBare(values, recordNum);
-      this.#sinks.out.writeRowRaw!(values, start, end, this.#rawText);
+      this.#sinks.out.writeRowRaw!(values, start, end, this.#rawText, this.#rawBytes, this.#rawByteBase);
       if (check && this.#writerFindsBare) this.#noteBare(recordNum);
-      this.#sinks.combined?.writeRowRaw?.(values, start, end, this.#rawText);
+      this.#sinks.combined?.writeRowRaw?.(
+        values,
+        start,
+        end,
+        this.#rawText,
+        this.#rawBytes,
+        this.#rawByteBase,
+      );
       return;
     }
     if (this.#unfilled > 0) this.#markFilled(values, null, null);

@@ -55,8 +55,15 @@ class CsvRowWriter implements RowWriter {
   writeRow(values: readonly string[]): void {
     this.#writer.writeRow(values);
   }
-  writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, text: string): void {
-    this.#writer.writeRowRaw(values, starts, ends, text);
+  writeRowRaw(
+    values: readonly string[],
+    starts: Int32Array,
+    ends: Int32Array,
+    text: string,
+    bytes: Uint8Array | null = null,
+    byteBase = 0,
+  ): void {
+    this.#writer.writeRowRaw(values, starts, ends, text, bytes, byteBase);
   }
   get specialColumn(): number {
     return this.#writer.specialColumn;

@@ -83,6 +83,12 @@ export class FieldBounds {
    * input without a replacement character); false when unknown.
    */
   ascii = false;
+  /**
+   * With `ascii`: the input bytes `text` was decoded from, `text[i]` being `bytes[byteBase + i]`; valid only
+   * while the record is being delivered (the parser reuses its buffers). Null when not ASCII.
+   */
+  bytes: Uint8Array | null = null;
+  byteBase = 0;
   /** Field `i` is `text.substring(bounds[2 * i], bounds[2 * i + 1])` (already trimmed). */
   bounds: Int32Array = new Int32Array(128);
 }
@@ -380,6 +386,8 @@ export class CsvParser {
     // As many characters as bytes and no replacement character: every byte was an ASCII character.
     if (this.raw !== null) {
       this.raw.ascii = !this.#singleByte && text.length === end - start && text.indexOf("\uFFFD") === -1;
+      this.raw.bytes = this.raw.ascii ? bytes : null;
+      this.raw.byteBase = start;
     }
     const base = this.#offset;
     const delimiter = this.#delimiter;

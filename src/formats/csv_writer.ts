@@ -267,13 +267,16 @@ export class CsvWriter {
    * Write one data row where some values are copied verbatim from `text`: column `i` is
    * `text[starts[i], ends[i])` when `starts[i] >= 0`, else `values[i]` formatted as {@link writeRow} does.
    * The caller guarantees a copied range needs no output rule: every character is ASCII (below 0x80) and
-   * {@link formatCsvValue} would return it unchanged.
+   * {@link formatCsvValue} would return it unchanged. `bytes`, when given, holds `text` as ASCII bytes from
+   * `byteBase` on (`text[i]` is `bytes[byteBase + i]`): copies are then taken from the bytes.
    */
   writeRowRaw(
     values: readonly string[],
     starts: Int32Array,
     ends: Int32Array,
     text: string,
+    bytes: Uint8Array | null = null,
+    byteBase = 0,
   ): void {
     const rules = this.#rules;
     this.specialColumn = -1;
@@ -289,10 +292,26 @@ export class CsvWriter {
       // Columns copying neighbouring fields that one delimiter separates are one range of the text.
       const d = this.#runDelimiter;
       while (i + 1 < values.length && starts[i + 1] === b + 1 && text.charCodeAt(b) === d) b = ends[++i];
-      this.#copy(text, a, b);
+      if (bytes !== null && b - a >= NATIVE_COPY) this.#copyBytes(bytes, byteBase + a, byteBase + b);
+      else this.#copy(text, a, b);
     }
     this.#putByte(LF);
     this.rowsWritten++;
+  }
+
+  /** Writes `bytes[a, b)` (ASCII, so the same in every output encoding) as they are. */
+  #copyBytes(bytes: Uint8Array, a: number, b: number): void {
+    const n = b - a;
+    if (n > this.#size) {
+      this.flush();
+      this.bytesWritten += n;
+      this.#sink(bytes.slice(a, b)); // the caller's bytes are reused: the sink gets its own copy
+      return;
+    }
+    if (this.#buffer.length - this.#pos < n) this.#makeRoom(n);
+    this.#buffer.set(bytes.subarray(a, b), this.#pos);
+    this.#pos += n;
+    this.bytesWritten += n;
   }
 
   /** Writes the ASCII characters `text[a, b)` as bytes. */

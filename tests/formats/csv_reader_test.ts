@@ -330,3 +330,36 @@ Deno.test("lazy fields: wanted fields decoded, the rest found at their bounds, q
     assert.equal(lazy.unbalancedQuotes, general.unbalancedQuotes);
   }
 });
+
+Deno.test("lazy records on ASCII lines carry the bytes their text came from, in any chunking", () => {
+  const lines = ["a,bb,ccc", "1,22,333", 'x,"q",z', "é,2,3", "", "long," + "y".repeat(300) + ",end"];
+  const mixed = new TextEncoder().encode("\uFEFF" + lines.join("\r\n") + "\n" + lines.join("\n"));
+  const ascii = new TextEncoder().encode(lines.filter((l) => !l.startsWith("é")).join("\n") + "\n");
+  const decoder = new TextDecoder();
+  const inputs = [1, 2, 3, 7, 64, mixed.length].map((chunk) => [mixed, chunk] as const);
+  for (const [bytes, chunk] of [...inputs, [ascii, ascii.length] as const]) {
+    let checked = 0;
+    let withoutBytes = 0;
+    const parser: CsvParser = new CsvParser({ delimiter: ",", quote: "double", encoding: "utf-8" }, () => {
+      const raw = parser.raw!;
+      if (raw.count < 0 || raw.bytes === null) {
+        withoutBytes++;
+        return;
+      }
+      for (let i = 0; i < raw.count; i++) {
+        const a = raw.bounds[2 * i];
+        const b = raw.bounds[2 * i + 1];
+        const fromBytes = decoder.decode(raw.bytes.subarray(raw.byteBase + a, raw.byteBase + b));
+        assert.equal(fromBytes, raw.text.substring(a, b), `chunk ${chunk}, field ${i}`);
+        checked++;
+      }
+    }, { lazyFields: new Uint8Array(3) });
+    for (let at = 0; at < bytes.length; at += chunk) parser.push(bytes.subarray(at, at + chunk));
+    parser.finish();
+    // A run of lines holding a non-ASCII one is decoded as a whole and carries no bytes; short chunks
+    // give every ASCII line a run of its own.
+    if (chunk <= 7) assert.ok(checked >= 12, `chunk ${chunk}: ${checked} fields checked`);
+    assert.ok(withoutBytes >= 1, `chunk ${chunk}: quoted lines have no bytes`);
+    if (bytes === ascii) assert.equal(checked, 9, "every unquoted field of an ASCII input");
+  }
+});

@@ -253,3 +253,43 @@ function concat(chunks: Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+Deno.test("writeRowRaw takes copied ranges from the source bytes exactly as from the text, in any buffer size", () => {
+  // Short ranges (the character loop), long ones (from the bytes), one longer than the buffer.
+  const fields = ["a", "b".repeat(30), "c".repeat(2000), "d".repeat(25), "e"];
+  const line = fields.join(",");
+  const bytes = new TextEncoder().encode(`xx${line}`); // the text starts at byte 2 of the buffer
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let i = 0, at = 0; i < fields.length; at += fields[i].length + 1, i++) {
+    starts.push(at);
+    ends.push(at + fields[i].length);
+  }
+  const cases: [number[], number[]][] = [
+    [[-1, ...starts], [-1, ...ends]], // every field copied: one range after a computed value
+    [[starts[0], -1, starts[2], starts[3], -1], [ends[0], -1, ends[2], ends[3], -1]],
+    [[-1, starts[1], -1, starts[3], starts[4]], [-1, ends[1], -1, ends[3], ends[4]]],
+  ];
+  for (const size of [1024, 4096, 64 * 1024]) {
+    for (const [s, e] of cases) {
+      const values = s.map((a) => (a < 0 ? "v,1" : ""));
+      const run = (withBytes: boolean) => {
+        const chunks: Uint8Array[] = [];
+        const w = new CsvWriter({ ...NONE, quote: "double" }, (c) => chunks.push(c.slice()), {
+          bufferSize: size,
+        });
+        for (let r = 0; r < 3; r++) {
+          if (withBytes) w.writeRowRaw(values, Int32Array.from(s), Int32Array.from(e), line, bytes, 2);
+          else w.writeRowRaw(values, Int32Array.from(s), Int32Array.from(e), line);
+        }
+        w.flush();
+        return { out: concat(chunks), written: w.bytesWritten };
+      };
+      const expected = run(false);
+      const got = run(true);
+      assert.deepEqual(got.out, expected.out, `buffer ${size}`);
+      assert.equal(got.written, expected.written);
+      assert.equal(got.written, got.out.length);
+    }
+  }
+});

@@ -53,8 +53,15 @@ class FragmentWriter implements RowWriter {
   writeFragment(): void {
     throw new Error("fragments are not nested");
   }
-  writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, text: string): void {
-    this.#csv!.writeRowRaw(values, starts, ends, text);
+  writeRowRaw(
+    values: readonly string[],
+    starts: Int32Array,
+    ends: Int32Array,
+    text: string,
+    bytes: Uint8Array | null = null,
+    byteBase = 0,
+  ): void {
+    this.#csv!.writeRowRaw(values, starts, ends, text, bytes, byteBase);
   }
   get specialColumn(): number | undefined {
     return this.#csv?.specialColumn;
