@@ -60,6 +60,24 @@ export interface PassCounts {
   tally: RowTally;
 }
 
+/**
+ * One recycler per pool, so every pass over every file of a run (both passes, an archive's members, a
+ * template's many inputs) borrows the same few buffers. A recycler per pass left the previous file's
+ * buffers for the next full collection to free: an archive of four members peaked 20-25 MB higher than one
+ * file of the same size.
+ */
+const recyclers = new WeakMap<BlockPool, BufferRecycler>();
+
+/** The block buffers of `pool` (shared by every pass that runs on it), made anew when the size changes. */
+export function recyclerFor(pool: BlockPool, capacity: number, maxSpare: number): BufferRecycler {
+  let r = recyclers.get(pool);
+  if (r === undefined || r.capacity !== capacity) {
+    r = new BufferRecycler(capacity, maxSpare);
+    recyclers.set(pool, r);
+  }
+  return r;
+}
+
 async function forEachResult(
   setup: ParallelSetup,
   kind: "prepass" | "main",
@@ -73,7 +91,7 @@ async function forEachResult(
   // buffers (and as many output buffers) instead of fresh ones per block: fresh memory is slow to come by,
   // and freed buffers linger in the allocator until a collection releases them.
   const capacity = setup.blockSize * 2;
-  const buffers = new BufferRecycler(capacity, 2 * limit + 2);
+  const buffers = recyclerFor(setup.pool, capacity, 2 * limit + 2);
   const take = (size: number) => buffers.take(size);
   const recycleOutput = kind === "main" && setup.recycleOutput === true;
   const applyAndRecycle = async (r: BlockResult, endOffset: number) => {

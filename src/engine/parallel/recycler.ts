@@ -29,6 +29,11 @@ export class BufferRecycler {
     this.#maxSpare = maxSpare;
   }
 
+  /** The least size of a buffer it hands out. */
+  get capacity(): number {
+    return this.#capacity;
+  }
+
   /** A view of exactly `size` bytes over a recycled (or new) buffer. Its content is unspecified. */
   take(size: number): Uint8Array {
     for (let i = this.#spare.length - 1; i >= 0; i--) {

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { BufferRecycler } from "../../../src/engine/parallel/recycler.ts";
+import { recyclerFor } from "../../../src/engine/parallel/file_passes.ts";
+import { BlockPool } from "../../../src/engine/parallel/pool.ts";
 import { BlockSplitter } from "../../../src/engine/parallel/lines.ts";
 
 Deno.test("a given-back buffer is handed out again instead of a new one", () => {
@@ -49,4 +51,23 @@ Deno.test("the block splitter fills blocks from the given allocator; contents ar
   for (const b of blocks) r.give(b);
   for (const _ of s.push(new TextEncoder().encode("x".repeat(20) + "\n"))) break;
   assert.equal(r.allocated, before);
+});
+
+Deno.test("the passes of a run share one pool's block buffers", () => {
+  const pool = new BlockPool(1); // the calling thread only: no worker to start
+  const other = new BlockPool(1);
+  try {
+    const first = recyclerFor(pool, 1024, 4);
+    const view = first.take(10);
+    first.give(view);
+    // The next file's pass gets the same recycler, so the buffer the first file gave back is reused.
+    const second = recyclerFor(pool, 1024, 4);
+    assert.equal(second, first);
+    assert.equal(second.take(10).buffer, view.buffer);
+    assert.notEqual(recyclerFor(other, 1024, 4), first);
+    assert.notEqual(recyclerFor(pool, 2048, 4), first); // another block size: buffers of another size
+  } finally {
+    pool.close();
+    other.close();
+  }
 });
