@@ -56,7 +56,7 @@ export class RowEvaluator {
   /** input_schema evaluation failures in this file. */
   exprErrors = 0;
   /** Filter counts and the observations findings are made of. */
-  readonly tally: RowTally;
+  tally: RowTally;
 
   readonly #plan: TemplatePlan;
   readonly #ctx: EvalContext;
@@ -173,6 +173,19 @@ export class RowEvaluator {
       }
     }
     this.lazyFields = wanted;
+  }
+
+  /**
+   * Starts counting afresh (rows written, expression errors, the tally and its filled columns) so one
+   * evaluator can serve block after block of a file: each block reports its own counts, merged later in
+   * block order. Building an evaluator costs arrays the size of the template; a wide one cut into blocks of
+   * a few lines made that most of the garbage.
+   */
+  resetCounts(): void {
+    this.rowsWritten = 0;
+    this.exprErrors = 0;
+    this.tally = newTally(this.#plan.outputSlots.length, this.#plan.dateChecks.length);
+    this.#unfilled = this.#plan.outputSlots.length;
   }
 
   /**

@@ -245,6 +245,18 @@ export class CsvWriter {
     this.#runDelimiter = d.charCodeAt(0) < 0x80 ? d.charCodeAt(0) : -1;
   }
 
+  /**
+   * Starts over on `buffer` (a fresh one of the configured size when null), as a new writer would: counters
+   * zeroed, nothing buffered. Call it after {@link CsvWriter.flush}; the sink stays the same.
+   */
+  restart(buffer: Uint8Array | null): void {
+    this.#buffer = buffer ?? new Uint8Array(this.#size);
+    this.#pos = 0;
+    this.bytesWritten = 0;
+    this.rowsWritten = 0;
+    this.specialColumn = -1;
+  }
+
   /** Write the header line (verbatim names, transcoded). */
   writeHeader(headers: readonly string[]): void {
     this.writeText(headers.join(this.#rules.delimiter) + "\n");

@@ -28,7 +28,7 @@ const encoder = new TextEncoder();
 
 /** Rows only (no header, no brackets): CSV lines, or JSON objects joined by `,\n`. */
 class FragmentWriter implements RowWriter {
-  readonly #chunks: Uint8Array[] = [];
+  #chunks: Uint8Array[] = [];
   readonly #csv: CsvWriter | null;
   readonly #headers: readonly string[];
   #json = "";
@@ -48,6 +48,13 @@ class FragmentWriter implements RowWriter {
       (c) => this.#chunks.push(c),
       { bufferSize: 1024 * 1024, initialBuffer: buffer ?? undefined },
     );
+  }
+  /** Starts the next block's rows in `buffer` (a recycled one), else a fresh one. */
+  begin(buffer: Uint8Array | null): void {
+    this.#chunks = [];
+    this.#json = "";
+    this.#jsonRows = 0;
+    this.#csv?.restart(buffer);
   }
   writeHeader(): void {}
   writeFragment(): void {
@@ -141,6 +148,15 @@ export class BlockSession {
   readonly #plan: TemplatePlan;
   readonly #ctx: EvalContext;
   #trace: BufferTrace | null = null;
+  /** `--debug` text of the block being evaluated. */
+  #debugText = "";
+  readonly #debug: ((text: string) => void) | null;
+  /**
+   * The main pass's writer and evaluator, kept from block to block of the file (each block restarts their
+   * counts): built per block, a wide template's arrays were most of a block's garbage.
+   */
+  #writer: FragmentWriter | null = null;
+  #rows: RowEvaluator | null = null;
 
   constructor(context: FileContext) {
     this.#context = context;
@@ -149,14 +165,15 @@ export class BlockSession {
     context.columnNames.forEach((n, i) => columns.set(n, i));
     this.#ctx = newEvalContext(this.#plan, columns, context.stem);
     this.#ctx.lookups = context.lookups;
+    this.#debug = context.debug ? (text: string) => void (this.#debugText += text) : null;
   }
 
   /** Evaluates one block; throws `CsvRecordTooLongError` like the serial reader. */
   run(job: BlockJob): BlockResult {
     const c = this.#context;
     const t = c.template;
-    let debugText = "";
-    const debug = c.debug ? (text: string) => void (debugText += text) : null;
+    this.#debugText = "";
+    const debug = this.#debug;
     const trace = c.trace ? (this.#trace ??= new BufferTrace()) : null;
     // Records are evaluated as the parser delivers them, so each row's strings die young (cheap GC).
     let onRecord: (fields: string[], offset: number) => void;
@@ -183,7 +200,7 @@ export class BlockSession {
       return {
         out: new Uint8Array(0),
         trace: trace?.bytes() ?? new Uint8Array(0),
-        debug: debugText,
+        debug: this.#debugText,
         records: n - job.baseRecord,
         rowsWritten: 0,
         exprErrors: 0,
@@ -194,18 +211,26 @@ export class BlockSession {
       };
     }
 
-    const writer = new FragmentWriter(this.#plan, job.out ?? null);
-    const rows = new RowEvaluator(this.#plan, this.#ctx, {
-      out: writer,
-      combined: null,
-      trace: trace ?? NULL_TRACE,
-      debug,
-    }, { dateMin: c.dateMin, dateMax: c.dateMax, columnNames: c.columnNames });
+    let writer = this.#writer;
+    let rows = this.#rows;
+    if (writer === null || rows === null) {
+      writer = this.#writer = new FragmentWriter(this.#plan, job.out ?? null);
+      rows = this.#rows = new RowEvaluator(this.#plan, this.#ctx, {
+        out: writer,
+        combined: null,
+        trace: trace ?? NULL_TRACE,
+        debug,
+      }, { dateMin: c.dateMin, dateMax: c.dateMax, columnNames: c.columnNames });
+    } else {
+      writer.begin(job.out ?? null);
+      rows.resetCounts();
+    }
+    const evaluator = rows;
     if (rows.lazyFields !== null) {
       // Only the fields expressions read are decoded; bare column copies go from the text to the output.
       const lazy = new CsvParser(
         dialect,
-        (fields, offset) => rows.evalRecord(capDataFields(fields), offset, ++n, lazy.raw),
+        (fields, offset) => evaluator.evalRecord(capDataFields(fields), offset, ++n, lazy.raw),
         {
           sourceName: c.sourceName,
           baseOffset: job.baseOffset,
@@ -214,19 +239,18 @@ export class BlockSession {
         },
       );
       pushInSlices(lazy, job.bytes);
-      return this.#mainResult(job, writer, trace, debugText, n - job.baseRecord, rows, lazy);
+      return this.#mainResult(job, writer, trace, n - job.baseRecord, rows, lazy);
     }
-    onRecord = (fields, offset) => rows.evalRecord(fields, offset, ++n);
+    onRecord = (fields, offset) => evaluator.evalRecord(fields, offset, ++n);
     const parser = newParser();
     pushInSlices(parser, job.bytes);
-    return this.#mainResult(job, writer, trace, debugText, n - job.baseRecord, rows, parser);
+    return this.#mainResult(job, writer, trace, n - job.baseRecord, rows, parser);
   }
 
   #mainResult(
     job: BlockJob,
     writer: FragmentWriter,
     trace: BufferTrace | null,
-    debugText: string,
     records: number,
     rows: RowEvaluator,
     parser: CsvParser,
@@ -234,7 +258,7 @@ export class BlockSession {
     return {
       out: writer.drain() ?? new Uint8Array(0),
       trace: trace?.bytes() ?? new Uint8Array(0),
-      debug: debugText,
+      debug: this.#debugText,
       records,
       rowsWritten: rows.rowsWritten,
       exprErrors: rows.exprErrors,

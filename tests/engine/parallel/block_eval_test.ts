@@ -14,6 +14,7 @@ import { createRowWriter } from "../../../src/engine/row_writers.ts";
 import type { TraceSink } from "../../../src/engine/sinks.ts";
 import { BlockSession } from "../../../src/engine/parallel/block_eval.ts";
 import { countRecords } from "../../../src/engine/parallel/lines.ts";
+import { mergeTally, newTally } from "../../../src/engine/tally.ts";
 
 function config(fileTypeOut: "csv" | "json"): string {
   return `{conversion_templates: {t: {
@@ -137,6 +138,7 @@ for (const fileTypeOut of ["csv", "json"] as const) {
       let baseRecord = 0;
       let written = 0;
       let errors = 0;
+      const tally = newTally(plan.outputSlots.length, plan.dateChecks.length);
       for (let i = 0; i + 1 < cuts.length; i++) {
         const bytes = csv.slice(cuts[i], cuts[i + 1]);
         const r = session.run({
@@ -153,12 +155,64 @@ for (const fileTypeOut of ["csv", "json"] as const) {
         ptrace.appendFrames(r.trace);
         written += r.rowsWritten;
         errors += r.exprErrors;
+        mergeTally(tally, r.tally!);
       }
       out.finish();
       assert.deepEqual(out.drain(), expected, `seed ${seed}: output bytes`);
       assert.deepEqual(ptrace.bytes(), expectedTrace, `seed ${seed}: trace frames`);
       assert.equal(written, rows.rowsWritten);
       assert.equal(errors, rows.exprErrors);
+      assert.deepEqual(tally, rows.tally, `seed ${seed}: filter counts and findings observations`);
     }
   });
 }
+
+Deno.test("a session's blocks give the serial --debug text, block by block", () => {
+  const cfg = loadConfig(config("csv"), "t.json").config!;
+  const t = cfg.templates[0];
+  const plan = planTemplate(t, cfg.maps);
+  const csv = new TextEncoder().encode(sampleCsv(200, 3));
+  const headerEnd = csv.indexOf(10) + 1;
+  const names = ["Name", "Value", "Kind", "Date"];
+  let expected = "";
+  const writer = createRowWriter(t, plan.outputHeaders);
+  const rows = new RowEvaluator(plan, newEvalContext(plan, new Map(names.map((n, i) => [n, i])), "s"), {
+    out: writer,
+    combined: null,
+    trace: new CollectTrace(),
+    debug: (text) => void (expected += text),
+  }, { dateMin: "", dateMax: "", columnNames: names });
+  let n = 0;
+  const parser = new CsvParser(
+    { delimiter: ",", quote: "double", encoding: "utf-8" },
+    (f, off) => rows.evalRecord(f, off, ++n),
+    { baseOffset: headerEnd, skipBom: false },
+  );
+  parser.push(csv.subarray(headerEnd));
+  parser.finish();
+  assert.match(expected, /\[expr error\]/); // the sample's "oops" values fail `[Value] * 2`
+
+  const session = new BlockSession({
+    template: t,
+    globalMaps: cfg.maps,
+    columnNames: names,
+    stem: "s",
+    dateMin: "",
+    dateMax: "",
+    debug: true,
+    trace: false,
+    sourceName: "s.csv",
+    lookups: null,
+  });
+  let got = "";
+  let baseRecord = 0;
+  for (let at = headerEnd; at < csv.length;) {
+    const next = Math.min(csv.length, csv.indexOf(10, at + 300) + 1 || csv.length);
+    const bytes = csv.slice(at, next);
+    const r = session.run({ kind: "main", bytes, baseOffset: at, baseRecord, last: next === csv.length });
+    got += r.debug;
+    baseRecord += r.records;
+    at = next;
+  }
+  assert.equal(got, expected);
+});
