@@ -349,7 +349,7 @@ Deno.test("lazy records on ASCII lines carry the bytes their text came from, in 
       for (let i = 0; i < raw.count; i++) {
         const a = raw.bounds[2 * i];
         const b = raw.bounds[2 * i + 1];
-        const fromBytes = decoder.decode(raw.bytes.subarray(raw.byteBase + a, raw.byteBase + b));
+        const fromBytes: string = decoder.decode(raw.bytes.subarray(raw.byteBase + a, raw.byteBase + b));
         assert.equal(fromBytes, raw.text.substring(a, b), `chunk ${chunk}, field ${i}`);
         checked++;
       }
