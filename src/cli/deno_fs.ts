@@ -82,6 +82,14 @@ const WRITE_BUFFER = 512 * 1024;
  */
 const MAX_QUEUED_BYTES = 2 * 1024 * 1024;
 
+/**
+ * Written buffers any staged output may fill again, so the outputs of a run (one per input file: an archive's
+ * members, a template's many inputs) reuse the same few instead of leaving each file's for the next full
+ * collection. Bounded: a queue's worth and the one being filled.
+ */
+const sharedWriteBuffers: Uint8Array[] = [];
+const MAX_SHARED_WRITE_BUFFERS = MAX_QUEUED_BYTES / WRITE_BUFFER + 2;
+
 class DenoStagedOutput implements StagedOutput {
   readonly #file: Deno.FsFile;
   readonly #temp: string;
@@ -114,7 +122,7 @@ class DenoStagedOutput implements StagedOutput {
     if (this.#failure !== null) throw this.#failure;
     let at = 0;
     while (at < bytes.length) {
-      this.#fill ??= this.#spare.pop() ?? new Uint8Array(WRITE_BUFFER);
+      this.#fill ??= this.#spare.pop() ?? sharedWriteBuffers.pop() ?? new Uint8Array(WRITE_BUFFER);
       const n = Math.min(bytes.length - at, this.#fill.length - this.#filled);
       this.#fill.set(bytes.subarray(at, at + n), this.#filled);
       this.#filled += n;
@@ -167,12 +175,21 @@ class DenoStagedOutput implements StagedOutput {
    */
   async flush(): Promise<void> {
     await this.#settle();
-    this.#spare.length = 0;
+    this.#releaseBuffers();
     this.#releaseHandle();
+  }
+
+  /** Hands the written buffers to the next output (every write has settled). */
+  #releaseBuffers(): void {
+    for (const buffer of this.#spare) {
+      if (sharedWriteBuffers.length < MAX_SHARED_WRITE_BUFFERS) sharedWriteBuffers.push(buffer);
+    }
+    this.#spare.length = 0;
   }
 
   async commit(): Promise<void> {
     await this.#settle();
+    this.#releaseBuffers();
     this.#close();
     if (this.#exclusive) {
       // A hard link fails when the name exists, so a concurrent writer is never clobbered (--fresh).
@@ -189,6 +206,7 @@ class DenoStagedOutput implements StagedOutput {
   async abort(): Promise<void> {
     this.#fill = null;
     await this.#tail;
+    this.#releaseBuffers();
     this.#close();
     await Deno.remove(this.#temp).catch(() => {});
   }

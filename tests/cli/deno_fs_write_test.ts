@@ -48,3 +48,47 @@ Deno.test("an aborted staged output leaves nothing behind, even with bytes still
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("staged outputs written one after another (and side by side) reuse write buffers without mixing bytes", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-buffers-" });
+  try {
+    const fs = new DenoEngineFs(dir);
+    // Each file is several write buffers long, written in odd-sized pieces its caller reuses at once.
+    const content = (seed: number) => {
+      const bytes = new Uint8Array(3 * 512 * 1024 + 12345);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + seed * 7) & 0xff;
+      return bytes;
+    };
+    const writeAll = async (out: { write(b: Uint8Array): Promise<void> }, bytes: Uint8Array) => {
+      const piece = new Uint8Array(70_001);
+      for (let at = 0; at < bytes.length; at += piece.length) {
+        const n = Math.min(piece.length, bytes.length - at);
+        piece.set(bytes.subarray(at, at + n));
+        await out.write(piece.subarray(0, n));
+        piece.fill(0); // the caller reuses its array: the output must have copied it
+      }
+    };
+    const expected = new Map<string, Uint8Array>();
+    for (let i = 0; i < 3; i++) { // one after another: the second and third take the first's buffers
+      const out = await fs.createOutput(`seq${i}.csv`, false);
+      if (out === "exists") throw new Error("unexpected");
+      expected.set(`seq${i}.csv`, content(i));
+      await writeAll(out, expected.get(`seq${i}.csv`)!);
+      if (i === 1) await out.flush!(); // a flushed output hands its buffers on while it waits staged
+      await out.commit();
+    }
+    const a = await fs.createOutput("a.csv", false);
+    const b = await fs.createOutput("b.csv", false);
+    if (a === "exists" || b === "exists") throw new Error("unexpected");
+    expected.set("a.csv", content(10));
+    expected.set("b.csv", content(11));
+    await Promise.all([writeAll(a, expected.get("a.csv")!), writeAll(b, expected.get("b.csv")!)]);
+    await a.commit();
+    await b.commit();
+    for (const [name, bytes] of expected) {
+      assert.deepEqual(await Deno.readFile(join(dir, name)), bytes, name);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
