@@ -188,9 +188,20 @@ async function runPoint(
     verified: false,
   }));
   const maxRss = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+  // A trace-on point also runs its trace-off twin before each of its runs (see PointResult.pairedOff).
+  const twin = p.trace ? { ...p, trace: false } : null;
+  if (twin !== null) result.pairedOff = { wallMs: [], peakRssKb: null };
   try {
     // Runs are interleaved (bxp-cli, then each peer, then again) so drift on a shared machine hits all alike.
     for (let rep = 0; rep < repeats; rep++) {
+      const paired = result.pairedOff;
+      if (twin !== null && paired !== undefined && paired.error === undefined) {
+        const m = await runMeasured(bxpCliSpec(denoJson, input, twin, tracePath));
+        paired.error = failure(m, "bxp-cli (trace off)");
+        if (paired.error === undefined) paired.wallMs.push(m.wallMs);
+        await removeQuietly(input.bxpOutputPath);
+        progress(`${p.id}: bxp-cli trace off ${paired.error ?? `${(m.wallMs / 1000).toFixed(2)} s`}`);
+      }
       if (result.bxp.error === undefined) {
         const sink = p.variant === "slow-sink" ? await startSlowSink(input.dir) : null;
         const m = await runMeasured(bxpCliSpec(denoJson, input, p, tracePath)).finally(() => sink?.settle());

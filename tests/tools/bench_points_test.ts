@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FULL_POINTS, point, repeatsFor, variantBaselineId } from "../../tools/bench/points.ts";
-import { type BenchRun, checkGoals, type PointResult } from "../../tools/bench/report.ts";
+import { type BenchRun, checkGoals, type PointResult, traceOverheads } from "../../tools/bench/report.ts";
 import { drainSlowly } from "../../tools/bench/slow_drain.ts";
 
 Deno.test("variant points have their own ids and pair with the default-mode point", () => {
@@ -107,4 +107,29 @@ Deno.test("the slow sink's reader consumes everything written into the FIFO", as
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("the trace overhead compares the trace-on runs with their alternating trace-off twins", () => {
+  const off = result("r2m-c16", 2000, 130); // measured minutes earlier, on a quieter machine
+  const on = {
+    ...result("r2m-c16-trace", 3000, 130),
+    pairedOff: { wallMs: [2700, 2800, 2900], peakRssKb: null },
+  };
+  const base = {
+    startedAt: new Date(0),
+    totalSeconds: 1,
+    machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
+    quick: false,
+    peerVersions: [],
+    missingPeers: [],
+    exprRates: null,
+    mcp: null,
+    peakRssSource: "test",
+  };
+  const paired = traceOverheads({ ...base, points: [off, on] });
+  assert.deepEqual(paired.map((p) => [p.id, p.offMs, p.onMs]), [["r2m-c16-trace", 2800, 3000]]);
+  const traceGoal = (r: BenchRun) => checkGoals(r).find((g) => g.goal.startsWith("trace on"))!;
+  assert.equal(traceGoal({ ...base, points: [off, on] }).holds, true); // 7%, not 50%
+  const { pairedOff: _, ...unpaired } = on;
+  assert.equal(traceGoal({ ...base, points: [off, unpaired] }).holds, false); // falls back to the point
 });

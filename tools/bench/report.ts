@@ -36,6 +36,11 @@ export interface PointResult {
   inputBytes: number;
   bxp: ToolRuns & { outputBytes: number | null; traceBytes: number | null };
   peers: PeerRuns[];
+  /**
+   * Trace-on points: the same config with the trace off, run in alternation with the trace-on runs, so the
+   * overhead compares runs seconds apart rather than points minutes apart on a machine whose load drifts.
+   */
+  pairedOff?: ToolRuns;
 }
 
 /** The machine the figures come from. */
@@ -150,9 +155,9 @@ export function traceOverheads(
 ): Array<{ id: string; offMs: number; onMs: number; traceBytes: number | null }> {
   const pairs = [];
   for (const on of run.points.filter((r) => r.point.trace)) {
-    const off = run.points.find((r) => r.point.id === traceBaselineId(on.point));
+    const off = on.pairedOff ?? run.points.find((r) => r.point.id === traceBaselineId(on.point))?.bxp;
     const onMs = medianOf(on.bxp);
-    const offMs = off === undefined ? null : medianOf(off.bxp);
+    const offMs = off === undefined ? null : medianOf(off);
     if (onMs !== null && offMs !== null) {
       pairs.push({ id: on.point.id, offMs, onMs, traceBytes: on.bxp.traceBytes });
     }
@@ -363,7 +368,11 @@ export function renderReport(run: BenchRun): string {
     out.push("");
   }
   const trace = traceTable(run);
-  if (trace.length > 0) out.push("### Trace on (`--trace-file`) against trace off", "", ...trace, "");
+  if (trace.length > 0) {
+    out.push("### Trace on (`--trace-file`) against trace off", "");
+    out.push("Trace off: the same config run in alternation with the trace-on runs (medians of each).", "");
+    out.push(...trace, "");
+  }
   if (run.exprRates !== null) {
     out.push("### Expressions per second, in process (bench input_schema over generated rows)", "");
     out.push(...exprTable(run.exprRates), "");
