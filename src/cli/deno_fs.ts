@@ -19,6 +19,7 @@
 
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { EngineFs, RandomAccessFile, StagedOutput } from "../engine/host.ts";
+import { BufferRecycler } from "../engine/parallel/recycler.ts";
 
 const READ_CHUNK = 256 * 1024;
 
@@ -87,8 +88,7 @@ const MAX_QUEUED_BYTES = 2 * 1024 * 1024;
  * members, a template's many inputs) reuse the same few instead of leaving each file's for the next full
  * collection. Bounded: a queue's worth and the one being filled.
  */
-const sharedWriteBuffers: Uint8Array[] = [];
-const MAX_SHARED_WRITE_BUFFERS = MAX_QUEUED_BYTES / WRITE_BUFFER + 2;
+const writeBuffers = new BufferRecycler(WRITE_BUFFER, MAX_QUEUED_BYTES / WRITE_BUFFER + 2);
 
 class DenoStagedOutput implements StagedOutput {
   readonly #file: Deno.FsFile;
@@ -122,7 +122,7 @@ class DenoStagedOutput implements StagedOutput {
     if (this.#failure !== null) throw this.#failure;
     let at = 0;
     while (at < bytes.length) {
-      this.#fill ??= this.#spare.pop() ?? sharedWriteBuffers.pop() ?? new Uint8Array(WRITE_BUFFER);
+      this.#fill ??= this.#spare.pop() ?? writeBuffers.take(WRITE_BUFFER);
       const n = Math.min(bytes.length - at, this.#fill.length - this.#filled);
       this.#fill.set(bytes.subarray(at, at + n), this.#filled);
       this.#filled += n;
@@ -181,9 +181,7 @@ class DenoStagedOutput implements StagedOutput {
 
   /** Hands the written buffers to the next output (every write has settled). */
   #releaseBuffers(): void {
-    for (const buffer of this.#spare) {
-      if (sharedWriteBuffers.length < MAX_SHARED_WRITE_BUFFERS) sharedWriteBuffers.push(buffer);
-    }
+    for (const buffer of this.#spare) writeBuffers.give(buffer);
     this.#spare.length = 0;
   }
 
