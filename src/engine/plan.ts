@@ -34,6 +34,8 @@ export interface PlannedRule {
    * evaluated (bxp skips them, so their errors are not counted either).
    */
   readonly skip: ReadonlySet<string>;
+  /** One output row without overrides: it is the input_schema values as they are. */
+  readonly plain: boolean;
 }
 
 /** One pre_pass block. */
@@ -166,6 +168,7 @@ export function planTemplate(
       when: compileExpression(rule.when),
       rows,
       skip: skipSet(rows, inputNames),
+      plain: rows.length === 1 && rows[0].length === 0,
     };
   });
   const prePass = template.prePass.map((block) => ({

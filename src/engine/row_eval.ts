@@ -16,6 +16,7 @@ import type { PlannedVar, TemplatePlan } from "./plan.ts";
 import type { RowWriter, TraceSink } from "./sinks.ts";
 import { newTally, type RowTally } from "./tally.ts";
 import { type FieldBounds, quoteChar } from "../formats/csv_reader.ts";
+import type { CopySource } from "../formats/csv_writer.ts";
 import { type VerbatimRules, verbatimRules, verbatimSafe, verbatimSafeInCleanLine } from "./verbatim.ts";
 
 /** Where a row's results go. */
@@ -48,6 +49,9 @@ function quoteFields(fields: readonly string[]): string {
   for (const f of fields) s += ` "${f}"`;
   return s + "\n";
 }
+
+/** The copy source before any record has copies. */
+const NO_SOURCE: CopySource = { text: "", bytes: null, byteBase: 0 };
 
 /** Evaluates records of one file; counters accumulate across calls. */
 export class RowEvaluator {
@@ -104,12 +108,9 @@ export class RowEvaluator {
   readonly #lineChars: string[] = [];
   readonly #lineNext: number[] = [];
   #scanText = "";
-  /** The record being evaluated has copied values (their text is `#rawText`). */
+  /** The record being evaluated has copied values (taken from `#rawSource`, the parser's field bounds). */
   #copied = false;
-  #rawText = "";
-  /** `#rawText` as ASCII bytes from `#rawByteBase` on, when the parser knows them (else null). */
-  #rawBytes: Uint8Array | null = null;
-  #rawByteBase = 0;
+  #rawSource: CopySource = NO_SOURCE;
   /**
    * Which fields the evaluator reads as strings when records come with their field bounds (a `lazyFields`
    * option for the CSV parser), or null when it needs every field as a string.
@@ -254,7 +255,7 @@ export class RowEvaluator {
       const rule = plan.rules[matched];
       const base = this.#base;
       // A rule emitting one row without overrides writes the input_schema values as they are: no copy.
-      const plain = rule.rows.length === 1 && rule.rows[0].length === 0;
+      const plain = rule.plain;
       const merged = plain ? base : this.#row;
       const starts = plain ? this.#baseStart : this.#rowStart;
       const ends = plain ? this.#baseEnd : this.#rowEnd;
@@ -393,9 +394,7 @@ export class RowEvaluator {
       }
     }
     this.#copied = copied;
-    this.#rawText = text;
-    this.#rawBytes = raw.bytes;
-    this.#rawByteBase = raw.byteBase;
+    this.#rawSource = raw;
     this.#evalVars(fields, locator, skip, this.#otherVars);
   }
 
@@ -477,16 +476,9 @@ export class RowEvaluator {
       // Copied values hold no delimiter or line break, so the bare-delimiter check may skip them ("").
       const check = this.#bareDelimiter !== null && this.tally.unquoted === null;
       if (check && !this.#writerFindsBare) this.#checkBare(values, recordNum);
-      this.#sinks.out.writeRowRaw!(values, start, end, this.#rawText, this.#rawBytes, this.#rawByteBase);
+      this.#sinks.out.writeRowRaw!(values, start, end, this.#rawSource);
       if (check && this.#writerFindsBare) this.#noteBare(recordNum);
-      this.#sinks.combined?.writeRowRaw?.(
-        values,
-        start,
-        end,
-        this.#rawText,
-        this.#rawBytes,
-        this.#rawByteBase,
-      );
+      this.#sinks.combined?.writeRowRaw?.(values, start, end, this.#rawSource);
       return;
     }
     if (this.#unfilled > 0) this.#markFilled(values, null, null);

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { CsvWriter } from "../formats/csv_writer.ts";
+import { type CopySource, CsvWriter } from "../formats/csv_writer.ts";
 import { JsonArrayWriter } from "../formats/json_output.ts";
 import type { TemplateConfig } from "../config/model.ts";
 import type { RowWriter } from "./sinks.ts";
@@ -55,15 +55,8 @@ class CsvRowWriter implements RowWriter {
   writeRow(values: readonly string[]): void {
     this.#writer.writeRow(values);
   }
-  writeRowRaw(
-    values: readonly string[],
-    starts: Int32Array,
-    ends: Int32Array,
-    text: string,
-    bytes: Uint8Array | null = null,
-    byteBase = 0,
-  ): void {
-    this.#writer.writeRowRaw(values, starts, ends, text, bytes, byteBase);
+  writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, source: CopySource): void {
+    this.#writer.writeRowRaw(values, starts, ends, source);
   }
   get specialColumn(): number {
     return this.#writer.specialColumn;

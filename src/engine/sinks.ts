@@ -10,23 +10,18 @@
  * @module
  */
 
+import type { CopySource } from "../formats/csv_writer.ts";
+
 /** Serialises output rows into bytes that the engine drains and writes in large pieces. */
 export interface RowWriter {
   writeHeader(columns: readonly string[]): void;
   writeRow(values: readonly string[]): void;
   /**
-   * Optional: a row where column `i` is `text[starts[i], ends[i])` copied as is when `starts[i] >= 0`
-   * (checked by the caller to need no output rule, see verbatim.ts), else `values[i]`. `bytes`, when given,
-   * holds `text` as ASCII bytes from `byteBase` on, so copies can be taken from the bytes directly.
+   * Optional: a row where column `i` is `source.text[starts[i], ends[i])` copied as is when `starts[i] >= 0`
+   * (checked by the caller to need no output rule, see verbatim.ts), else `values[i]` (see
+   * `CsvWriter.writeRowRaw`).
    */
-  writeRowRaw?(
-    values: readonly string[],
-    starts: Int32Array,
-    ends: Int32Array,
-    text: string,
-    bytes?: Uint8Array | null,
-    byteBase?: number,
-  ): void;
+  writeRowRaw?(values: readonly string[], starts: Int32Array, ends: Int32Array, source: CopySource): void;
   /**
    * Optional: for the last row written, the first column whose value held the delimiter, the quote
    * character, CR or LF as the CSV writer saw it (after its decimal separator rewrite), else -1.

@@ -204,6 +204,16 @@ const NATIVE_COPY = 24;
 const MAX_BYTES_PER_UNIT = 3;
 
 /**
+ * Where {@link CsvWriter.writeRowRaw} copies ranges from: the record's decoded text and, when known, the same
+ * text as ASCII bytes (`text[i]` is `bytes[byteBase + i]`). The CSV parser's field bounds are one.
+ */
+export interface CopySource {
+  readonly text: string;
+  readonly bytes: Uint8Array | null;
+  readonly byteBase: number;
+}
+
+/**
  * Buffered CSV writer: rows are encoded straight into a large byte buffer (ASCII by a plain copy loop, the
  * rest through the encoder), full buffers go to the sink. Call {@link CsvWriter.flush} at the end.
  */
@@ -276,20 +286,13 @@ export class CsvWriter {
   }
 
   /**
-   * Write one data row where some values are copied verbatim from `text`: column `i` is
+   * Write one data row where some values are copied verbatim from `source.text`: column `i` is
    * `text[starts[i], ends[i])` when `starts[i] >= 0`, else `values[i]` formatted as {@link writeRow} does.
    * The caller guarantees a copied range needs no output rule: every character is ASCII (below 0x80) and
-   * {@link formatCsvValue} would return it unchanged. `bytes`, when given, holds `text` as ASCII bytes from
-   * `byteBase` on (`text[i]` is `bytes[byteBase + i]`): copies are then taken from the bytes.
+   * {@link formatCsvValue} would return it unchanged. Copies are taken from `source.bytes` when it has them.
    */
-  writeRowRaw(
-    values: readonly string[],
-    starts: Int32Array,
-    ends: Int32Array,
-    text: string,
-    bytes: Uint8Array | null = null,
-    byteBase = 0,
-  ): void {
+  writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, source: CopySource): void {
+    const { text, bytes, byteBase } = source;
     const rules = this.#rules;
     this.specialColumn = -1;
     for (let i = 0; i < values.length; i++) {

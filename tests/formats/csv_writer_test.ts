@@ -236,9 +236,10 @@ Deno.test("writeRowRaw copies ranges (neighbours through one delimiter) and form
   const chunks: Uint8Array[] = [];
   const w = new CsvWriter({ ...NONE, delimiter: ";" }, (c) => chunks.push(c.slice()), { bufferSize: 1024 });
   // Columns 0 and 1 copy "id7" and "abc" (a comma between them in the text, so not one range for ';').
-  w.writeRowRaw(["", "", "1.5", "=1"], Int32Array.of(0, 4, -1, -1), Int32Array.of(3, 7, -1, -1), text);
+  const source = { text, bytes: null, byteBase: 0 };
+  w.writeRowRaw(["", "", "1.5", "=1"], Int32Array.of(0, 4, -1, -1), Int32Array.of(3, 7, -1, -1), source);
   const w2 = new CsvWriter(NONE, (c) => chunks.push(c.slice()), { bufferSize: 1024 });
-  w2.writeRowRaw(["", "", "v"], Int32Array.of(0, 4, -1), Int32Array.of(3, 7, -1), text);
+  w2.writeRowRaw(["", "", "v"], Int32Array.of(0, 4, -1), Int32Array.of(3, 7, -1), source);
   w.flush();
   w2.flush();
   assert.equal(new TextDecoder().decode(concat(chunks)), "id7;abc;1.5;'=1\nid7,abc,v\n");
@@ -279,8 +280,10 @@ Deno.test("writeRowRaw takes copied ranges from the source bytes exactly as from
           bufferSize: size,
         });
         for (let r = 0; r < 3; r++) {
-          if (withBytes) w.writeRowRaw(values, Int32Array.from(s), Int32Array.from(e), line, bytes, 2);
-          else w.writeRowRaw(values, Int32Array.from(s), Int32Array.from(e), line);
+          const source = withBytes
+            ? { text: line, bytes, byteBase: 2 }
+            : { text: line, bytes: null, byteBase: 0 };
+          w.writeRowRaw(values, Int32Array.from(s), Int32Array.from(e), source);
         }
         w.flush();
         return { out: concat(chunks), written: w.bytesWritten };

@@ -11,7 +11,7 @@
  */
 
 import { CsvParser, CsvRecordTooLongError } from "../../formats/csv_reader.ts";
-import { CsvWriter } from "../../formats/csv_writer.ts";
+import { type CopySource, CsvWriter } from "../../formats/csv_writer.ts";
 import { jsonObjectText } from "../../formats/json_output.ts";
 import { BxtbWriter } from "../../trace/bxtb.ts";
 import { newEvalContext } from "../context.ts";
@@ -60,15 +60,8 @@ class FragmentWriter implements RowWriter {
   writeFragment(): void {
     throw new Error("fragments are not nested");
   }
-  writeRowRaw(
-    values: readonly string[],
-    starts: Int32Array,
-    ends: Int32Array,
-    text: string,
-    bytes: Uint8Array | null = null,
-    byteBase = 0,
-  ): void {
-    this.#csv!.writeRowRaw(values, starts, ends, text, bytes, byteBase);
+  writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, source: CopySource): void {
+    this.#csv!.writeRowRaw(values, starts, ends, source);
   }
   get specialColumn(): number | undefined {
     return this.#csv?.specialColumn;
@@ -173,7 +166,6 @@ export class BlockSession {
     const c = this.#context;
     const t = c.template;
     this.#debugText = "";
-    const debug = this.#debug;
     const trace = c.trace ? (this.#trace ??= new BufferTrace()) : null;
     // Records are evaluated as the parser delivers them, so each row's strings die young (cheap GC).
     let onRecord: (fields: string[], offset: number) => void;
@@ -187,7 +179,7 @@ export class BlockSession {
     let n = job.baseRecord;
 
     if (job.kind === "prepass") {
-      const collector = new PrePassCollector(this.#plan, this.#ctx, trace ?? NULL_TRACE, debug);
+      const collector = new PrePassCollector(this.#plan, this.#ctx, trace ?? NULL_TRACE, this.#debug);
       onRecord = (fields) => collector.evalRecord(fields, ++n);
       const parser = newParser();
       pushInSlices(parser, job.bytes);
@@ -211,26 +203,12 @@ export class BlockSession {
       };
     }
 
-    let writer = this.#writer;
-    let rows = this.#rows;
-    if (writer === null || rows === null) {
-      writer = this.#writer = new FragmentWriter(this.#plan, job.out ?? null);
-      rows = this.#rows = new RowEvaluator(this.#plan, this.#ctx, {
-        out: writer,
-        combined: null,
-        trace: trace ?? NULL_TRACE,
-        debug,
-      }, { dateMin: c.dateMin, dateMax: c.dateMax, columnNames: c.columnNames });
-    } else {
-      writer.begin(job.out ?? null);
-      rows.resetCounts();
-    }
-    const evaluator = rows;
+    const { writer, rows } = this.#mainPassFor(job, trace);
     if (rows.lazyFields !== null) {
       // Only the fields expressions read are decoded; bare column copies go from the text to the output.
       const lazy = new CsvParser(
         dialect,
-        (fields, offset) => evaluator.evalRecord(capDataFields(fields), offset, ++n, lazy.raw),
+        (fields, offset) => rows.evalRecord(capDataFields(fields), offset, ++n, lazy.raw),
         {
           sourceName: c.sourceName,
           baseOffset: job.baseOffset,
@@ -241,10 +219,28 @@ export class BlockSession {
       pushInSlices(lazy, job.bytes);
       return this.#mainResult(job, writer, trace, n - job.baseRecord, rows, lazy);
     }
-    onRecord = (fields, offset) => evaluator.evalRecord(fields, offset, ++n);
+    onRecord = (fields, offset) => rows.evalRecord(fields, offset, ++n);
     const parser = newParser();
     pushInSlices(parser, job.bytes);
     return this.#mainResult(job, writer, trace, n - job.baseRecord, rows, parser);
+  }
+
+  /** The file's main-pass writer and evaluator, made at its first block and restarted at each later one. */
+  #mainPassFor(job: BlockJob, trace: BufferTrace | null): { writer: FragmentWriter; rows: RowEvaluator } {
+    if (this.#writer !== null && this.#rows !== null) {
+      this.#writer.begin(job.out ?? null);
+      this.#rows.resetCounts();
+      return { writer: this.#writer, rows: this.#rows };
+    }
+    const c = this.#context;
+    const writer = this.#writer = new FragmentWriter(this.#plan, job.out ?? null);
+    const rows = this.#rows = new RowEvaluator(this.#plan, this.#ctx, {
+      out: writer,
+      combined: null,
+      trace: trace ?? NULL_TRACE,
+      debug: this.#debug,
+    }, { dateMin: c.dateMin, dateMax: c.dateMax, columnNames: c.columnNames });
+    return { writer, rows };
   }
 
   #mainResult(
