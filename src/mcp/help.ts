@@ -6,6 +6,7 @@
  */
 
 import { VERSION } from "../version.ts";
+import { SERVER_NAME } from "./identity.ts";
 import {
   BXP_TOOLS,
   type BxpTool,
@@ -15,17 +16,6 @@ import {
 } from "./tools/catalog.ts";
 import { EVAL_TIME_LIMIT_MS } from "./tools/eval_pool.ts";
 import { AUTHORING_TOOLS } from "./tools/authoring_tools.ts";
-
-/** The machine name in serverInfo and in `--version`. */
-export const SERVER_NAME = "bxp-mcp";
-
-/** The human-facing name in serverInfo. */
-export const SERVER_TITLE = "bxp: CSV conversion tools";
-
-/** `bxp-mcp --version`. */
-export function versionText(): string {
-  return `${SERVER_NAME} ${VERSION}\n`;
-}
 
 /**
  * What the agent is told at `initialize`: the workflow, the path rules and the budgets. Tools beyond bxp's

@@ -1,44 +1,30 @@
 /**
- * bxp-mcp's program logic behind `main.ts`: read the command line, then print the version or the help,
- * or serve MCP on stdio (or, with `--http`, over Streamable HTTP: one bxp server per HTTP session, the
- * worker allowed to listen on that one address). Serving opens the fixed project root (`--root`; without it the root comes from
- * the client's MCP roots, never from the working directory), then runs the whole session in a
- * permission-narrowed Worker (see `security/sandbox.ts`); this thread drops its own write and run access,
+ * bxp-mcp's main thread behind `main.ts`: read the command line, then print the version or the help, or
+ * serve MCP on stdio (or, with `--http`, over Streamable HTTP, the worker allowed to listen on that one
+ * address). Serving opens the fixed project root (`--root`; without it the root comes from the client's
+ * MCP roots, never from the working directory), then runs the whole session in a permission-narrowed
+ * Worker (see `security/sandbox.ts` and `session.ts`); this thread drops its own write and run access,
  * waits, and turns SIGTERM / SIGINT / SIGHUP into an orderly end of the session (running calls cancelled,
  * bxp-cli children killed) before the process exits. stdout carries protocol messages only; every log
  * line goes to stderr.
+ *
+ * This module loads only what the main thread runs: the session's server, tools and core load in the
+ * worker alone (loading them here too cost about 90 ms of every cold start), and `--help` loads the tool
+ * catalog on demand.
  *
  * @module
  */
 
 import { join } from "node:path";
-import { type ByteReader, serveStdio } from "./protocol/mod.ts";
-import { createHttpHandler, DEFAULT_SHUTDOWN_GRACE_MS, MCP_PATH } from "./protocol/http.ts";
-import { createBxpServer } from "./bxp_server.ts";
 import { type HttpFlags, parseMcpArgs } from "./cli_args.ts";
-import { helpText, SERVER_NAME, versionText } from "./help.ts";
+import { SERVER_NAME, versionText } from "./identity.ts";
+import { logToStderr } from "./stderr_log.ts";
 import { PathGuardError, ProjectRoot } from "./security/paths.ts";
-import { cliProgramFor, type SandboxPlan, startSandboxedWorker } from "./security/sandbox.ts";
-import { denoSimulateHost, SIM_ROOT_NAME, type SimulateHost } from "./simulate/mod.ts";
+import { cliProgramFor, netAddress, type SandboxPlan, startSandboxedWorker } from "./security/sandbox.ts";
 import { readEnvQuietly } from "./simulate/bxp_cli.ts";
-import { tempBase } from "./simulate/workspace.ts";
-
-/**
- * How long calls still running when stdin closes may take to answer. A client may write all its
- * requests and close stdin at once (bxp's smoke script does), and a simulation must still be answered.
- */
-export const EOF_GRACE_MS = 10_000;
+import { SIM_ROOT_NAME, tempBase } from "./simulate/workspace.ts";
 
 const encoder = new TextEncoder();
-
-/** One log line on stderr; a failing stderr must not end the session. */
-export function logToStderr(message: string): void {
-  try {
-    Deno.stderr.writeSync(encoder.encode(`${SERVER_NAME}: ${message}\n`));
-  } catch {
-    // nowhere left to report it
-  }
-}
 
 async function writeStdout(text: string): Promise<void> {
   const bytes = encoder.encode(text);
@@ -55,66 +41,6 @@ export const SIGNAL_SHUTDOWN_WAIT_MS = 8_000;
 export const SHUTDOWN_SIGNALS: readonly Deno.Signal[] = Deno.build.os === "windows"
   ? ["SIGINT", "SIGBREAK"]
   : ["SIGTERM", "SIGINT", "SIGHUP"];
-
-/** What one MCP session serves with. */
-export interface SessionOptions {
-  /** The fixed `--root`, or null to take the client's single MCP root. */
-  root: ProjectRoot | null;
-  allowWrite: boolean;
-  stdin: ReadableStream<Uint8Array> | ByteReader;
-  stdout: WritableStream<Uint8Array>;
-  log: (message: string) => void;
-  simulateHost: SimulateHost;
-  /** Ends the session early (a signal forwarded by the main thread). */
-  signal?: AbortSignal;
-  /**
-   * Only when `stdout` is the process's stdout: the largest answer line other threads may write to it
-   * directly (see {@link atomicStdoutBytes}).
-   */
-  directAnswerBytes?: number;
-}
-
-/**
- * The largest answer line evaluation workers may write to the process's stdout directly: PIPE_BUF, the
- * largest pipe write POSIX keeps whole (4096 on Linux, 512 on macOS and the BSDs; Windows gets no direct
- * answers). What keeps direct lines from interleaving with the session's own (which may be megabytes,
- * written in several short writes to a slow pipe, a socket or a file) is the output lock both hold for a
- * whole line (see `protocol/output_lock.ts`); the size bound keeps a worker's write short, so it rarely
- * holds that lock for long, and keeps each direct line whole against any other writer of the pipe.
- *
- * @example
- * ```ts
- * atomicStdoutBytes("linux"); // 4096
- * atomicStdoutBytes("windows"); // undefined
- * ```
- */
-export function atomicStdoutBytes(os: string): number | undefined {
-  if (os === "linux" || os === "android") return 4096;
-  if (os === "windows") return undefined;
-  return 512;
-}
-
-/**
- * Serve one MCP session until stdin ends or `signal` fires (what the sandbox worker runs; tests call it
- * in-process). Resolves once running calls are answered or cancelled and the simulator has stopped.
- */
-export async function serveSession(options: SessionOptions): Promise<void> {
-  const server = createBxpServer({
-    log: options.log,
-    simulateHost: options.simulateHost,
-    root: options.root,
-    allowWrite: options.allowWrite,
-  });
-  await serveStdio({
-    server,
-    stdin: options.stdin,
-    stdout: options.stdout,
-    log: options.log,
-    eofGraceMs: EOF_GRACE_MS,
-    signal: options.signal,
-    directAnswerBytes: options.directAnswerBytes,
-  });
-}
 
 /** The first message the main thread sends the session worker. */
 export interface SessionStart {
@@ -143,17 +69,6 @@ const LOOPBACK_NAMES = new Set(["127.0.0.1", "::1", "localhost"]);
 
 /** Shortest bearer token accepted from `--token-file`. */
 export const MIN_TOKEN_CHARS = 16;
-
-/**
- * How long calls still running at a signal may take to answer when serving HTTP (then they are
- * cancelled); below {@link SIGNAL_SHUTDOWN_WAIT_MS} so the session ends in order.
- */
-export const HTTP_SHUTDOWN_GRACE_MS = DEFAULT_SHUTDOWN_GRACE_MS;
-
-/** The address as Deno's net permission names it. */
-function netAddress(hostname: string, port: number): string {
-  return hostname.includes(":") ? `[${hostname}]:${port}` : `${hostname}:${port}`;
-}
 
 /** Read and check the bearer token of `--token-file`; a message on failure. */
 async function readToken(file: string): Promise<string | { error: string }> {
@@ -231,7 +146,7 @@ export async function runBxpMcp(args: readonly string[]): Promise<number> {
       await writeStdout(versionText());
       return 0;
     case "help":
-      await writeStdout(helpText());
+      await writeStdout((await import("./help.ts")).helpText());
       return 0;
     case "usage_error":
       logToStderr(`${command.message} (see ${SERVER_NAME} --help)`);
@@ -354,99 +269,4 @@ export function runSessionWorker(
     };
     worker.postMessage(start);
   });
-}
-
-/** The worker side: serve the session it is told about, stop it on request, then report its exit code. */
-export function workerMain(scope: {
-  onmessage: ((event: MessageEvent<SessionStart | SessionStop>) => void) | null;
-  postMessage(message: unknown): void;
-}): void {
-  const stop = new AbortController();
-  let started = false;
-  scope.onmessage = async (event) => {
-    const message = event.data;
-    if (message?.kind === "stop") {
-      stop.abort(new Error(`stopped by ${message.signal}`));
-      if (!started) scope.postMessage({ kind: "done", code: 0 } satisfies SessionDone);
-      return;
-    }
-    if (message?.kind !== "start" || started) return;
-    started = true;
-    const root = message.root === null ? null : await ProjectRoot.open(message.root);
-    if (message.http !== undefined) {
-      const code = await serveHttp(message.http, root, message.allowWrite, stop.signal);
-      scope.postMessage({ kind: "done", code } satisfies SessionDone);
-      return;
-    }
-    await serveSession({
-      root,
-      allowWrite: message.allowWrite,
-      // Read directly, not through Deno.stdin.readable: a few microseconds less per message.
-      stdin: Deno.stdin,
-      stdout: Deno.stdout.writable,
-      log: logToStderr,
-      simulateHost: denoSimulateHost(logToStderr),
-      signal: stop.signal,
-      directAnswerBytes: atomicStdoutBytes(Deno.build.os),
-    });
-    scope.postMessage({ kind: "done", code: 0 } satisfies SessionDone);
-  };
-}
-
-/**
- * Serve MCP over Streamable HTTP until `signal` fires: each session its own bxp server (own simulations,
- * workspaces and children). At the signal new requests get 503, running calls get
- * {@link HTTP_SHUTDOWN_GRACE_MS} to answer, then every session ends (calls cancelled, children killed,
- * workspaces removed) and the listener closes. Resolves with the exit code (1 when it could not listen).
- */
-export async function serveHttp(
-  http: HttpStart,
-  root: ProjectRoot | null,
-  allowWrite: boolean,
-  signal: AbortSignal,
-): Promise<number> {
-  const simulateHost = denoSimulateHost(logToStderr);
-  const handler = createHttpHandler({
-    createSession: () => createBxpServer({ log: logToStderr, simulateHost, root, allowWrite }),
-    log: logToStderr,
-    loopback: http.loopback,
-    token: http.token,
-    corsOrigin: http.corsOrigin,
-    maxSessions: http.maxSessions ?? undefined,
-    idleTimeoutMs: http.idleTimeoutMs ?? undefined,
-  });
-  let server: Deno.HttpServer;
-  try {
-    server = Deno.serve({
-      hostname: http.hostname,
-      port: http.port,
-      onListen: (addr) => {
-        const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
-        logToStderr(
-          `listening on http://${host}:${addr.port}${MCP_PATH} (token: ${
-            http.token === null ? "none" : "required"
-          })`,
-        );
-      },
-      onError: (error) => {
-        logToStderr(`HTTP error: ${error instanceof Error ? error.message : error}`);
-        return new Response("Internal Server Error", { status: 500 });
-      },
-    }, (request) => handler.handle(request));
-  } catch (error) {
-    logToStderr(
-      `cannot listen on ${netAddress(http.hostname, http.port)}: ${
-        error instanceof Error ? error.message : error
-      }`,
-    );
-    await handler.shutdown(0);
-    return 1;
-  }
-  await new Promise<void>((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener("abort", () => resolve(), { once: true });
-  });
-  await handler.shutdown(HTTP_SHUTDOWN_GRACE_MS);
-  await server.shutdown();
-  return 0;
 }

@@ -6,6 +6,6 @@
  * @module
  */
 
-import { workerMain } from "./server_main.ts";
+import { workerMain } from "./session.ts";
 
 workerMain(self as unknown as Parameters<typeof workerMain>[0]);

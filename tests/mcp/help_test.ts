@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { helpText, SERVER_INSTRUCTIONS, serverInstructions, versionText } from "../../src/mcp/help.ts";
+import { helpText, SERVER_INSTRUCTIONS, serverInstructions } from "../../src/mcp/help.ts";
+import { versionText } from "../../src/mcp/identity.ts";
 import { BXP_TOOLS, type BxpTool } from "../../src/mcp/tools/catalog.ts";
 import { VERSION } from "../../src/version.ts";
 

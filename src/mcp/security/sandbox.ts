@@ -109,3 +109,15 @@ export function startSandboxedWorker(module: URL, plan: SandboxPlan): Worker {
   }
   return worker;
 }
+
+/**
+ * `hostname:port` as Deno's net permission names it (IPv6 in brackets).
+ *
+ * @example
+ * ```ts
+ * netAddress("::1", 8080); // "[::1]:8080"
+ * ```
+ */
+export function netAddress(hostname: string, port: number): string {
+  return hostname.includes(":") ? `[${hostname}]:${port}` : `${hostname}:${port}`;
+}
