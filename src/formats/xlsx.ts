@@ -89,7 +89,7 @@ export async function forEachMemberChunk(
   entry: ZipEntry,
   onBytes: (bytes: Uint8Array) => void,
 ): Promise<void> {
-  const inflater = new MemberInflater({ ...entry, name: entry.name });
+  const inflater = await MemberInflater.open({ ...entry, name: entry.name });
   const start = await memberDataOffset(reader, entry);
   const end = start + entry.compressedSize;
   let at = start;

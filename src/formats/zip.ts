@@ -224,7 +224,7 @@ export function unpackFailure(zipName: string, err: unknown): ZipInputError {
 export async function readMemberWhole(reader: RangeReader, entry: ZipEntry): Promise<Uint8Array> {
   const start = await memberDataOffset(reader, entry);
   const compressed = await reader.read(start, entry.compressedSize);
-  const pieces = new MemberInflater({ ...entry, name: entry.name }).push(compressed, true);
+  const pieces = (await MemberInflater.open({ ...entry, name: entry.name })).push(compressed, true);
   if (pieces.length === 1) return pieces[0];
   const out = new Uint8Array(entry.size);
   let at = 0;

@@ -9,14 +9,25 @@
  * import { crc32 } from "./crc32.ts";
  * import { MemberInflater } from "./member_inflater.ts";
  * const data = new TextEncoder().encode("a,b\n1,2\n");
- * const inflater = new MemberInflater({ method: 8, size: data.length, crc32: crc32(data), name: "x.csv" });
+ * const inflater = await MemberInflater.open({ method: 8, size: data.length, crc32: crc32(data), name: "x.csv" });
  * const pieces = inflater.push(deflateSync(data), true); // [Uint8Array(8)]
  * ```
  * @module
  */
 
-import { Inflate } from "fflate";
+import type { Inflate } from "fflate";
 import { crc32 } from "./crc32.ts";
+
+let fflateModule: Promise<typeof import("fflate")> | null = null;
+
+/**
+ * fflate, loaded on first need: a deflated member read whole or in parts, or a runtime without native raw
+ * inflate. Loading it at startup cost every bxp-cli process and each of its worker threads about 15 MB of
+ * memory and 40 ms, though Deno inflates streamed members natively.
+ */
+function loadFflate(): Promise<typeof import("fflate")> {
+  return fflateModule ??= import("fflate");
+}
 
 /** What the central directory says about a member. */
 export interface MemberFacts {
@@ -52,12 +63,17 @@ export class MemberInflater {
   #crc = 0;
   #done = false;
 
-  constructor(facts: MemberFacts) {
+  /** The inflater of one member. Throws {@link MemberDataError} for a compression method other than 0 or 8. */
+  static async open(facts: MemberFacts): Promise<MemberInflater> {
     if (facts.method !== 0 && facts.method !== 8) {
       throw new MemberDataError(`member '${facts.name}' uses compression method ${facts.method}`);
     }
+    return new MemberInflater(facts, facts.method === 8 ? (await loadFflate()).Inflate : null);
+  }
+
+  private constructor(facts: MemberFacts, inflate: typeof Inflate | null) {
     this.#facts = facts;
-    this.#inflate = facts.method === 8 ? new Inflate((data) => this.#take(data)) : null;
+    this.#inflate = inflate === null ? null : new inflate((data) => this.#take(data));
   }
 
   /** Uncompressed bytes so far. */
@@ -133,7 +149,8 @@ const NATIVE = nativeRawInflate();
 function fflateInflate(): TransformStream<Uint8Array, Uint8Array> {
   let inflate: Inflate;
   return new TransformStream({
-    start(controller) {
+    async start(controller) {
+      const { Inflate } = await loadFflate();
       inflate = new Inflate((data) => {
         if (data.length > 0) controller.enqueue(data);
       });

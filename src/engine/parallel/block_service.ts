@@ -1,0 +1,49 @@
+/**
+ * The block side of the engine worker (`../worker.ts`): receives a file context, then blocks of CSV lines,
+ * and answers each block with its evaluated output, trace frames and counters (see protocol.ts).
+ *
+ * @example
+ * ```ts ignore
+ * const blocks = blockService((msg, transfer) => self.postMessage(msg, transfer));
+ * self.onmessage = (e) => blocks(e.data);
+ * ```
+ * @module
+ */
+
+import { CsvRecordTooLongError } from "../../formats/csv_reader.ts";
+import { UncomparableDateError } from "../date_range.ts";
+import { BlockSession } from "./block_eval.ts";
+import type { WorkerRequest, WorkerResponse } from "./protocol.ts";
+
+/** The handler of block requests, answering through `post`. */
+export function blockService(
+  post: (msg: WorkerResponse, transfer?: ArrayBuffer[]) => void,
+): (msg: WorkerRequest) => void {
+  let session: BlockSession | null = null;
+  return (msg) => {
+    if (msg.type === "file") {
+      session = new BlockSession(msg.context);
+      return;
+    }
+    let reply: WorkerResponse;
+    try {
+      if (session === null) throw new Error("block before file context");
+      const result = session.run(msg.job);
+      reply = { type: "result", id: msg.id, result };
+      const transfer = [result.out.buffer, result.trace.buffer, result.input?.buffer].filter((b, i, all) =>
+        b !== undefined &&
+        b.byteLength > 0 && all.indexOf(b) === i
+      ) as ArrayBuffer[];
+      post(reply, transfer);
+      return;
+    } catch (err) {
+      reply = {
+        type: "error",
+        id: msg.id,
+        message: err instanceof Error ? err.message : String(err),
+        fatal: err instanceof CsvRecordTooLongError || err instanceof UncomparableDateError,
+      };
+    }
+    post(reply);
+  };
+}
