@@ -22,6 +22,7 @@ import type { Finding } from "../engine/findings.ts";
 import { CliReporter } from "./reporter.ts";
 import { TraceOut } from "./trace_out.ts";
 import { BlockPool } from "../engine/parallel/pool.ts";
+import { WorkerSet } from "../engine/worker_set.ts";
 import { evaluatorCount } from "../engine/parallel/worker_count.ts";
 import type { ParallelOptions } from "../engine/convert_file.ts";
 
@@ -109,18 +110,30 @@ function envNumber(name: string): number | null {
  * Block workers (see {@link evaluatorCount}). The pool starts on the first large file, so small runs pay
  * nothing for it.
  */
-function parallelOptions(): { options: ParallelOptions | null; threads: number; close(): void } {
-  const workers = evaluatorCount(Deno.env.get("BXP_WORKERS") ?? null, navigator.hardwareConcurrency);
-  if (workers < 2) return { options: null, threads: workers, close() {} };
+function parallelOptions(): {
+  options: ParallelOptions | null;
+  threads: number;
+  workers: WorkerSet | null;
+  close(): void;
+} {
+  const evaluators = evaluatorCount(Deno.env.get("BXP_WORKERS") ?? null, navigator.hardwareConcurrency);
+  if (evaluators < 2) return { options: null, threads: evaluators, workers: null, close() {} };
+  // One thread per extra evaluator, started on first need: the unpacking of archives and then the block
+  // pool run on the same threads.
+  const workers = new WorkerSet(evaluators - 1);
   let pool: BlockPool | null = null;
   return {
     options: {
-      pool: () => pool ??= new BlockPool(workers),
+      pool: () => pool ??= new BlockPool(evaluators, workers),
       minBytes: envNumber("BXP_PARALLEL_MIN_BYTES") ?? PARALLEL_MIN_BYTES,
       blockSize: envNumber("BXP_BLOCK_BYTES") ?? BLOCK_BYTES,
     },
-    threads: workers,
-    close: () => pool?.close(),
+    threads: evaluators,
+    workers,
+    close: () => {
+      pool?.close();
+      workers.close();
+    },
   };
 }
 
@@ -197,7 +210,7 @@ async function run(
   out: CliReporter,
   trace: TraceSink,
   parallel: ParallelOptions | null,
-  threads: number,
+  threads: { count: number; workers: WorkerSet | null },
   progress: ProgressCounters | null,
   source: ConfigText | null,
 ): Promise<{ overall: SectionStats; templates: TemplateSummary[]; aborted: boolean }> {
@@ -210,8 +223,10 @@ async function run(
     debug: o.debug,
     now: () => performance.now(),
     parallel,
-    // Zip members inflate on as many threads as blocks evaluate on (the same BXP_WORKERS rule).
-    containerWorkers: threads,
+    // Zip members inflate on as many threads as blocks evaluate on (the same BXP_WORKERS rule), and on
+    // the same worker threads.
+    containerWorkers: threads.count,
+    workers: threads.workers,
     progress,
     strict: o.strict,
   };
@@ -327,7 +342,15 @@ export async function runConversionCommand(o: CliOptions, source: ConfigText | n
   }
   let result;
   try {
-    result = await run(o, out, trace, workers.options, workers.threads, counters, source);
+    result = await run(
+      o,
+      out,
+      trace,
+      workers.options,
+      { count: workers.threads, workers: workers.workers },
+      counters,
+      source,
+    );
   } finally {
     workers.close();
     clearInterval(decide);

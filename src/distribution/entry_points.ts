@@ -26,7 +26,7 @@ export const ENTRY_MODULES: Readonly<Record<EntryPoint, string>> = {
  * embedded with `--include`.
  */
 export const ENTRY_INCLUDES: Readonly<Record<EntryPoint, readonly string[]>> = {
-  "bxp-cli": ["src/engine/parallel/worker.ts", "src/engine/containers/worker.ts"],
+  "bxp-cli": ["src/engine/worker.ts"],
   // The session worker, and the evaluation worker it starts for bxp_eval & co.
   "bxp-mcp": ["src/mcp/server_worker.ts", "src/mcp/tools/eval_worker.ts"],
 };
@@ -123,7 +123,7 @@ export function entryPointFlags(denoJsonText: string, entry: EntryPoint): string
  * @example
  * ```ts
  * compileArgs('{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}', "bxp-cli", "x86_64-apple-darwin");
- * // ["compile", "--no-prompt", "--allow-read", "--include", "src/engine/parallel/worker.ts", "--target",
+ * // ["compile", "--no-prompt", "--allow-read", "--include", "src/engine/worker.ts", "--target",
  * //  "x86_64-apple-darwin", "--output", "dist/x86_64-apple-darwin/bxp-cli", "src/cli/main.ts"]
  * ```
  */

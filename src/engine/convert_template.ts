@@ -22,6 +22,7 @@ import type { TemplatePlan } from "./plan.ts";
 import { createRowWriter } from "./row_writers.ts";
 import type { TraceSink } from "./sinks.ts";
 import { newStats, type SectionStats } from "./stats.ts";
+import type { WorkerSet } from "./worker_set.ts";
 
 /** The run-wide settings a template conversion needs. */
 export interface RunEnv {
@@ -41,6 +42,11 @@ export interface RunEnv {
    * {@link RunEnv.parallel} is set, else none.
    */
   readonly containerWorkers?: number;
+  /**
+   * The run's worker threads, shared by the preparation passes (inflating) and then the block pool; absent
+   * or null: each starts threads of its own.
+   */
+  readonly workers?: WorkerSet | null;
   /** Live progress counters (absent: nobody watches). */
   readonly progress?: ProgressCounters | null;
   /** `--strict`: findings are errors and the outputs they concern are not written. */

@@ -43,7 +43,7 @@ export async function unpackZips(selected: readonly SelectedTemplate[], env: Run
   if (dirs.size === 0) return stats;
   const { fs, reporter } = env;
   reporter.info("\n=== unpacking zip archives ===\n");
-  const threads = new ContainerThreads(containerWorkerCount(env));
+  const threads = new ContainerThreads(containerWorkerCount(env), env.workers ?? null);
   const end = () => {
     stats.timeMs = env.now() - started;
     reporter.info(summaryLine(stats) + "\n");
@@ -103,7 +103,7 @@ export async function extractSheets(
   if (dirs.size === 0) return stats;
   const { fs, reporter } = env;
   reporter.info("\n=== preparing work environment ===\n");
-  const threads = new ContainerThreads(containerWorkerCount(env));
+  const threads = new ContainerThreads(containerWorkerCount(env), env.workers ?? null);
   const end = () => {
     stats.timeMs = env.now() - started;
     reporter.info(summaryLine(stats) + "\n");

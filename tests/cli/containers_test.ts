@@ -159,3 +159,54 @@ Deno.test("zip_input keep_path with path_separator '\\\\' is refused before anyt
     await Deno.remove(work, { recursive: true });
   }
 });
+
+Deno.test({
+  name: "zip_input: members unpacked and converted on the run's shared threads equal the serial run's bytes",
+  async fn() {
+    // Two stored members of about 2.7 MB: enough bytes for the inflate threads, converted in 64 KiB blocks.
+    let x = 7;
+    const member = (rows: number) => {
+      let text = "id,name,amount\n";
+      for (let i = 0; i < rows; i++) {
+        x = (x * 1103515245 + 12345) >>> 0;
+        text += `${i},name ${x.toString(36)},${(x % 100000) / 100}\n`;
+      }
+      return new TextEncoder().encode(text);
+    };
+    const members = { "a.csv": member(100_000), "b.csv": member(100_000) };
+    assert.ok(members["a.csv"].length + members["b.csv"].length >= 4 * 1024 * 1024);
+    const config = `{conversion_templates: {t: {data_dir: ".", zip_input: {}, file_pattern_in: ".csv",
+      file_pattern_out: ".out", input_schema: {$id: "[id]", $n: "UPPER([name])", $a: "[amount] * 2"},
+      row_rules: [{when: "MOD([id], 5) = 0", rows: []}, {when: "1 = 1", rows: [{}]}],
+      output_schema: {id: "$id", name: "$n", amount: "$a"}}}}`;
+    const outputs: Uint8Array[][] = [];
+    for (const workers of ["2", "0"]) {
+      const work = await Deno.makeTempDir({ prefix: "bxp-zip-shared-" });
+      try {
+        await Deno.writeFile(
+          join(work, "x.zip"),
+          zipSync({ "a.csv": [members["a.csv"], { level: 0 }], "b.csv": [members["b.csv"], { level: 0 }] }),
+        );
+        await Deno.writeTextFile(join(work, "c.json"), config);
+        const res = await runBxpCli(["--config", "c.json"], {
+          cwd: work,
+          env: { BXP_WORKERS: workers, BXP_PARALLEL_MIN_BYTES: "1", BXP_BLOCK_BYTES: "65536" },
+        });
+        assert.equal(res.code, 0, res.stderr);
+        assert.match(res.text, /unpacked 'x\.zip' \(2 members\)/);
+        const got = [];
+        for (const name of ["a.csv", "b.csv", "a.out", "b.out"]) {
+          got.push(await Deno.readFile(join(work, name)));
+        }
+        assert.ok(sameBytes(got[0], members["a.csv"]) && sameBytes(got[1], members["b.csv"]), "members");
+        outputs.push(got);
+      } finally {
+        await Deno.remove(work, { recursive: true });
+      }
+    }
+    assert.ok(outputs[0][2].length > 1000);
+    for (const i of [2, 3]) {
+      assert.ok(sameBytes(outputs[0][i], outputs[1][i]), `output ${i} differs from serial`);
+    }
+  },
+});

@@ -1,6 +1,6 @@
 /**
- * Where container members are inflated: on worker threads (one per evaluator, see
- * `../parallel/worker_count.ts`), or on the calling thread when the run is serial or workers cannot start
+ * Where container members are inflated: on worker threads (the run's shared ones, see `../worker_set.ts`,
+ * one per extra evaluator, see `../parallel/worker_count.ts`), or on the calling thread when the run is serial or workers cannot start
  * (the browser bundle, a binary built without the worker module). The calling thread only moves bytes: it
  * reads compressed ranges, transfers them to a worker and writes what comes back.
  *
@@ -17,6 +17,7 @@
 
 import { type MemberFacts, memberInflateStream } from "../../formats/zip/member_inflater.ts";
 import type { InflateRequest, InflateResponse } from "./protocol.ts";
+import { ENGINE_WORKER_URL, type WorkerLease, type WorkerSet } from "../worker_set.ts";
 
 /**
  * One member being inflated: write its compressed chunks in order (the last with `final`), read its
@@ -81,6 +82,15 @@ class LocalSession implements InflateSession {
   }
 }
 
+/** Answers of inflate sessions (a shared thread may still send a block answer of an earlier pool). */
+const INFLATE_ANSWERS = new Set<string>(["ack", "piece", "end", "failed"]);
+
+/**
+ * Session ids, unique in the process: a shared thread may still answer a session an earlier pool closed,
+ * and that answer must not reach a later pool's session of the same number.
+ */
+let nextSessionId = 0;
+
 class InflateWorker {
   readonly worker: Worker;
   readonly sessions = new Map<number, WorkerSession>();
@@ -90,7 +100,7 @@ class InflateWorker {
     this.worker = worker;
     worker.onmessage = (e: MessageEvent<InflateResponse>) => {
       const msg = e.data;
-      if (msg.type !== "ready") this.sessions.get(msg.id)?.receive(msg);
+      if (msg.type !== "ready" && INFLATE_ANSWERS.has(msg.type)) this.sessions.get(msg.id)?.receive(msg);
     };
     worker.onerror = (e: ErrorEvent) => {
       e.preventDefault();
@@ -133,7 +143,7 @@ class WorkerSession implements InflateSession {
         this.#ended = true;
         this.#host.sessions.delete(this.#id);
         break;
-      case "error":
+      case "failed":
         this.fail(new Error(msg.message));
         return;
     }
@@ -202,12 +212,14 @@ class WorkerSession implements InflateSession {
  */
 export class InflatePool {
   readonly #workers: InflateWorker[];
-  #nextId = 0;
+  /** The run's shared threads while this pool holds them (null: its own, or none). */
+  readonly #lease: WorkerLease | null;
   /** Sessions running on the calling thread. */
   #local = 0;
 
-  private constructor(workers: InflateWorker[]) {
+  private constructor(workers: InflateWorker[], lease: WorkerLease | null = null) {
     this.#workers = workers;
+    this.#lease = lease;
   }
 
   /** A pool that inflates on the calling thread. */
@@ -216,12 +228,20 @@ export class InflatePool {
   }
 
   /**
-   * A pool of `threads` inflating threads in all: `threads - 1` workers and the calling thread. Waits until
-   * each worker answers (so a missing worker module is known now, not midway through a member). 0 or 1
-   * inflates on the calling thread alone; so does a pool none of whose workers start.
+   * A pool of `threads` inflating threads in all: `threads - 1` workers and the calling thread. The workers
+   * are `set`'s when it is given and free, else started here. Waits until each worker answers (so a
+   * missing worker module is known now, not midway through a member). 0 or 1 inflates on the calling
+   * thread alone; so does a pool none of whose workers start.
    */
-  static async start(threads: number): Promise<InflatePool> {
+  static async start(threads: number, set: WorkerSet | null = null): Promise<InflatePool> {
     if (threads < 2 || typeof Worker === "undefined") return new InflatePool([]);
+    const lease = set?.lease() ?? null;
+    if (lease !== null) {
+      const asked = lease.workers.slice(0, threads - 1);
+      const answered = await Promise.all(asked.map((w) => handshake(w)));
+      asked.forEach((w, i) => answered[i] === null && lease.retire(w));
+      return new InflatePool(answered.filter((w): w is InflateWorker => w !== null), lease);
+    }
     const started = await Promise.all(
       Array.from({ length: threads - 1 }, () => startWorker()),
     );
@@ -252,12 +272,13 @@ export class InflatePool {
       this.#local++;
       return new LocalSession(facts, () => this.#local--);
     }
-    return new WorkerSession(best, this.#nextId++, facts);
+    return new WorkerSession(best, nextSessionId++, facts);
   }
 
-  /** Stops every worker. */
+  /** Stops the pool's own workers and gives shared ones back to their set. */
   close(): void {
-    for (const w of this.#workers) w.worker.terminate();
+    if (this.#lease !== null) this.#lease.release();
+    else for (const w of this.#workers) w.worker.terminate();
     this.#workers.length = 0;
   }
 }
@@ -265,19 +286,26 @@ export class InflatePool {
 function startWorker(): Promise<InflateWorker | null> {
   let worker: Worker;
   try {
-    worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+    worker = new Worker(ENGINE_WORKER_URL, { type: "module" });
   } catch {
     return Promise.resolve(null);
   }
+  return handshake(worker).then((ready) => {
+    if (ready === null) worker.terminate();
+    return ready;
+  });
+}
+
+/** `worker` as an inflate worker once it answers a ping; null when it fails or stays silent. */
+function handshake(worker: Worker): Promise<InflateWorker | null> {
   return new Promise((resolve) => {
+    let settled = false;
     const timer = setTimeout(() => done(false), START_TIMEOUT_MS);
     const done = (ok: boolean) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      if (ok) resolve(new InflateWorker(worker));
-      else {
-        worker.terminate();
-        resolve(null);
-      }
+      resolve(ok ? new InflateWorker(worker) : null);
     };
     worker.onmessage = (e: MessageEvent<InflateResponse>) => done(e.data.type === "ready");
     worker.onerror = (e: ErrorEvent) => {

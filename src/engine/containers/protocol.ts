@@ -2,7 +2,7 @@
  * Messages between the container pool and its inflate workers. A worker inflates several members at once,
  * each a session named by `id`: compressed chunks go in (each acknowledged once the inflater took it, which
  * is the main thread's credit to send more), uncompressed pieces come out as they are produced, then `end`
- * (or `error`).
+ * (or `failed`; not `error`, which is a block answer: both run on one engine worker).
  * @module
  */
 
@@ -21,4 +21,4 @@ export type InflateResponse =
   | { type: "ack"; id: number }
   | { type: "piece"; id: number; bytes: Uint8Array }
   | { type: "end"; id: number }
-  | { type: "error"; id: number; message: string };
+  | { type: "failed"; id: number; message: string };

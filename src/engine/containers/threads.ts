@@ -1,10 +1,11 @@
 /**
- * The inflate threads of one preparation pass, started on first need (small containers never start them)
- * and stopped at the end of the pass, before any template converts.
+ * The inflate threads of one preparation pass, taken on first need (small containers never take them) and
+ * given back at the end of the pass, before any template converts: the run's shared threads when it has
+ * them, else threads started for the pass.
  *
  * @example
  * ```ts ignore
- * const threads = new ContainerThreads(containerWorkerCount(env));
+ * const threads = new ContainerThreads(containerWorkerCount(env), env.workers ?? null);
  * try {
  *   const pool = await threads.pool();
  * } finally {
@@ -15,6 +16,7 @@
  */
 
 import { InflatePool } from "./pool.ts";
+import type { WorkerSet } from "../worker_set.ts";
 
 /** How many inflate threads a run wants (see `RunEnv.containerWorkers`). */
 export function containerWorkerCount(
@@ -28,13 +30,18 @@ export function containerWorkerCount(
 /** Lazily started inflate threads. */
 export class ContainerThreads {
   readonly #count: number;
+  readonly #set: WorkerSet | null;
   #pool: Promise<InflatePool> | null = null;
   /** The calling-thread pool, for members too small for threads. */
   readonly local: InflatePool = InflatePool.local();
 
-  /** `count`: threads to start when first asked (0 or 1: none). */
-  constructor(count: number) {
+  /**
+   * `count`: inflating threads when first asked (0 or 1: none), the calling thread one of them; `set`: the
+   * run's shared threads, used instead of starting new ones when given.
+   */
+  constructor(count: number, set: WorkerSet | null = null) {
     this.#count = count;
+    this.#set = set;
   }
 
   /** True when threads would be started. */
@@ -45,10 +52,10 @@ export class ContainerThreads {
   /** The threaded pool (the calling-thread pool when threads are not available or cannot start). */
   pool(): Promise<InflatePool> {
     if (!this.available) return Promise.resolve(this.local);
-    return this.#pool ??= InflatePool.start(this.#count);
+    return this.#pool ??= InflatePool.start(this.#count, this.#set);
   }
 
-  /** Stops the threads, if started. */
+  /** Stops the threads, if started (shared ones go back to their set). */
   async close(): Promise<void> {
     if (this.#pool !== null) (await this.#pool).close();
   }

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts ignore
- * const pool = new BlockPool(2);
+ * const pool = new BlockPool(2, workerSet); // or without a set: threads of its own
  * pool.setFile(context);
  * const result = await pool.submit(job);
  * pool.close();
@@ -14,6 +14,7 @@
 
 import type { BlockJob, BlockResult, FileContext, WorkerRequest, WorkerResponse } from "./protocol.ts";
 import { BlockSession } from "./block_eval.ts";
+import { ENGINE_WORKER_URL, type WorkerLease, type WorkerSet } from "../worker_set.ts";
 
 /**
  * A worker failed on a block; `fatal` marks a data problem the run must report (a line too long, a `$date`
@@ -113,11 +114,19 @@ export class BlockPool {
   readonly #pending = new Map<number, Pending & { worker: number }>();
   #id = 0;
 
-  /** `size` evaluators in all: `size - 1` worker threads plus the calling thread. */
-  constructor(size: number) {
+  /** The run's shared threads while this pool holds them (null: the pool started its own). */
+  readonly #lease: WorkerLease | null;
+
+  /**
+   * `size` evaluators in all: `size - 1` worker threads plus the calling thread. The threads are the run's
+   * `set` when it is free (the preparation passes have given them back), else the pool starts its own.
+   */
+  constructor(size: number, set: WorkerSet | null = null) {
     this.size = size;
-    for (let i = 0; i < size - 1; i++) {
-      const w = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+    this.#lease = set?.lease() ?? null;
+    const workers = this.#lease?.workers.slice(0, size - 1) ?? [];
+    while (workers.length < size - 1) workers.push(new Worker(ENGINE_WORKER_URL, { type: "module" }));
+    for (const w of workers) {
       w.onmessage = (e: MessageEvent<WorkerResponse>) => this.#answer(e.data);
       w.onerror = (e: ErrorEvent) => {
         e.preventDefault();
@@ -161,13 +170,19 @@ export class BlockPool {
     });
   }
 
-  /** Stops every worker. */
+  /** Stops the pool's own workers and gives shared ones back to their set. */
   close(): void {
-    for (const w of this.#workers) w.terminate();
+    const shared = new Set(this.#lease?.workers ?? []);
+    for (const w of this.#workers) {
+      if (!shared.has(w)) w.terminate();
+    }
+    this.#lease?.release();
     this.#failAll(new BlockError("block pool closed", false));
   }
 
   #answer(msg: WorkerResponse): void {
+    // A shared thread may still answer an inflate session the previous pass abandoned.
+    if (msg.type !== "result" && msg.type !== "error") return;
     const p = this.#pending.get(msg.id);
     if (p === undefined) return;
     this.#pending.delete(msg.id);
