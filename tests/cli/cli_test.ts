@@ -137,6 +137,11 @@ Deno.test("--template with --data converts another folder; an unknown template i
     const unknown = await runBxpCli(["--template", "nope"], { cwd: dir });
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /template 'nope' is not defined in bxp-cli\.json/);
+    // A library template's id does not pull in the library while a bxp-cli.json is here: the config wins.
+    const library = await runBxpCli(["--template", "anycoin_to_wealthfolio"], { cwd: dir });
+    assert.equal(library.code, 1);
+    assert.match(library.stderr, /template 'anycoin_to_wealthfolio' is not defined in bxp-cli\.json/);
+    assert.doesNotMatch(library.stderr, /using library template/);
   }));
 
 Deno.test("--dry-run runs everything and writes nothing", () =>
