@@ -22,6 +22,8 @@ Deno.test("bxp-mcp's main thread loads neither the tools nor the core (the sessi
   );
   // The worker's graph is the whole server: the split moved code, it did not drop it.
   const workerGraph = await staticGraph("src/mcp/server_worker.ts");
+  // Hashing read-back outputs loads node:crypto on first use: at startup it cost about 20 ms.
+  assert.ok(!workerGraph.includes("node:crypto"), "the session worker loads node:crypto at startup");
   for (
     const needed of ["src/mcp/session.ts", "src/mcp/help.ts", "src/mcp/tools/catalog.ts", "src/lang/mod.ts"]
   ) {
