@@ -61,8 +61,26 @@ async function pollPeakRss(pid: number, done: { value: boolean }): Promise<numbe
   return peak;
 }
 
-/** Runs the program to completion and measures it. Stdin is closed; stdout is discarded unless redirected. */
+/**
+ * Writes every dirty page to disk (`sync`, untimed) so a run does not pay for the writeback of the run before
+ * it: runs are interleaved (bxp-cli, Miller, DuckDB, bxp-cli, ...), and without it each bxp-cli run shared the
+ * two cores with the kernel flushing DuckDB's 670 MB output of a moment ago (30-45% system time), a cost
+ * that always fell on the tool after DuckDB. A machine without `sync` measures as before.
+ */
+export async function settleDisk(): Promise<void> {
+  try {
+    await new Deno.Command("sync", { stdin: "null", stdout: "null", stderr: "null" }).output();
+  } catch {
+    // no sync(1) here
+  }
+}
+
+/**
+ * Runs the program to completion and measures it, after {@link settleDisk}. Stdin is closed; stdout is
+ * discarded unless redirected.
+ */
 export async function runMeasured(spec: RunSpec): Promise<Measured> {
+  await settleDisk();
   let argv = spec.argv;
   if (spec.stdoutPath !== undefined) {
     // exec keeps the measured process the program itself, not a shell around it.
