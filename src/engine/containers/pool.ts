@@ -1,8 +1,9 @@
 /**
- * Where container members are inflated: on worker threads (the run's shared ones, see `../worker_set.ts`,
- * one per extra evaluator, see `../parallel/worker_count.ts`), or on the calling thread when the run is serial or workers cannot start
- * (the browser bundle, a binary built without the worker module). The calling thread only moves bytes: it
- * reads compressed ranges, transfers them to a worker and writes what comes back.
+ * Where container members are inflated: on worker threads (the run's shared ones, see `../worker_set.ts`:
+ * one per extra evaluator, see `../parallel/worker_count.ts`) and on the calling thread at once, or on the
+ * calling thread alone when the run is serial or workers cannot start (the browser bundle, a binary built
+ * without the worker module). For a worker's member the calling thread only moves bytes: it reads
+ * compressed ranges, transfers them to the worker and writes what comes back.
  *
  * @example
  * ```ts ignore
