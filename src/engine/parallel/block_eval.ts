@@ -148,8 +148,7 @@ export class BlockSession {
    * The main pass's writer and evaluator, kept from block to block of the file (each block restarts their
    * counts): built per block, a wide template's arrays were most of a block's garbage.
    */
-  #writer: FragmentWriter | null = null;
-  #rows: RowEvaluator | null = null;
+  #mainPass: { writer: FragmentWriter; rows: RowEvaluator } | null = null;
 
   constructor(context: FileContext) {
     this.#context = context;
@@ -227,20 +226,20 @@ export class BlockSession {
 
   /** The file's main-pass writer and evaluator, made at its first block and restarted at each later one. */
   #mainPassFor(job: BlockJob, trace: BufferTrace | null): { writer: FragmentWriter; rows: RowEvaluator } {
-    if (this.#writer !== null && this.#rows !== null) {
-      this.#writer.begin(job.out ?? null);
-      this.#rows.resetCounts();
-      return { writer: this.#writer, rows: this.#rows };
+    if (this.#mainPass !== null) {
+      this.#mainPass.writer.begin(job.out ?? null);
+      this.#mainPass.rows.resetCounts();
+      return this.#mainPass;
     }
     const c = this.#context;
-    const writer = this.#writer = new FragmentWriter(this.#plan, job.out ?? null);
-    const rows = this.#rows = new RowEvaluator(this.#plan, this.#ctx, {
+    const writer = new FragmentWriter(this.#plan, job.out ?? null);
+    const rows = new RowEvaluator(this.#plan, this.#ctx, {
       out: writer,
       combined: null,
       trace: trace ?? NULL_TRACE,
       debug: this.#debug,
     }, { dateMin: c.dateMin, dateMax: c.dateMax, columnNames: c.columnNames });
-    return { writer, rows };
+    return this.#mainPass = { writer, rows };
   }
 
   #mainResult(

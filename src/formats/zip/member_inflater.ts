@@ -54,6 +54,13 @@ export class MemberDataError extends Error {
  */
 const SLICE = 32 * 1024;
 
+/** Throws {@link MemberDataError} for a compression method other than 0 (stored) or 8 (deflate). */
+function checkMethod(facts: MemberFacts): void {
+  if (facts.method !== 0 && facts.method !== 8) {
+    throw new MemberDataError(`member '${facts.name}' uses compression method ${facts.method}`);
+  }
+}
+
 /** One member being inflated. */
 export class MemberInflater {
   readonly #facts: MemberFacts;
@@ -65,9 +72,7 @@ export class MemberInflater {
 
   /** The inflater of one member. Throws {@link MemberDataError} for a compression method other than 0 or 8. */
   static async open(facts: MemberFacts): Promise<MemberInflater> {
-    if (facts.method !== 0 && facts.method !== 8) {
-      throw new MemberDataError(`member '${facts.name}' uses compression method ${facts.method}`);
-    }
+    checkMethod(facts);
     return new MemberInflater(facts, facts.method === 8 ? (await loadFflate()).Inflate : null);
   }
 
@@ -190,9 +195,7 @@ export function memberInflateStream(
   facts: MemberFacts,
   native: boolean = NATIVE,
 ): { writable: WritableStream<Uint8Array>; readable: ReadableStream<Uint8Array> } {
-  if (facts.method !== 0 && facts.method !== 8) {
-    throw new MemberDataError(`member '${facts.name}' uses compression method ${facts.method}`);
-  }
+  checkMethod(facts);
   let produced = 0;
   let crc = 0;
   const check = new TransformStream<Uint8Array, Uint8Array>({

@@ -22,6 +22,7 @@
 import { type EvalJob, type EvalOutcome, runEvalJob } from "./eval_jobs.ts";
 import type { DirectSpec } from "./eval_answer.ts";
 import { unlockOutput } from "../protocol/output_lock.ts";
+import { logToStderr } from "../stderr_log.ts";
 
 /** How long one evaluation may run before its worker is terminated. */
 export const EVAL_TIME_LIMIT_MS = 5_000;
@@ -397,11 +398,6 @@ function runHere(job: EvalJob): EvalOutcome | EvalStop {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message || error.name : String(error);
-}
-
-/** The default diagnostics sink: one `bxp-mcp:` line on stderr (only a failing worker writes one). */
-function logToStderr(message: string): void {
-  console.error(`bxp-mcp: ${message}`);
 }
 
 let shared: EvalPool | null = null;
