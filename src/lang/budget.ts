@@ -37,11 +37,16 @@ export const MAX_EVAL_WORK = 128 * 1024 * 1024;
 /**
  * The running evaluation's account: `used` so far of `limit`. A compiled expression resets `used` as it
  * starts evaluating (evaluations do not nest), so right after one `used` is what it spent.
+ *
+ * `spent` counts the same units across evaluations and is never reset by them: {@link withinSpendLimit}
+ * bounds a whole job (many compilations and evaluations) by it, and `exceeded` records that some limit was
+ * hit even when the caller caught the error (validation turns expression errors into findings).
  */
-export const meter = { used: 0, limit: MAX_EVAL_WORK };
+export const meter = { used: 0, limit: MAX_EVAL_WORK, spent: 0, spendLimit: Infinity, exceeded: false };
 
 /** `ResultTooLarge` for a value of `chars` characters built by `what`. */
 export function resultTooLarge(what: string, chars: number, off = 0, len = 0): ExprError {
+  meter.exceeded = true;
   return new ExprError(
     "ResultTooLarge",
     `${what} would build a text of ${chars} characters; one value may hold at most ${MAX_VALUE_CHARS}` +
@@ -53,6 +58,7 @@ export function resultTooLarge(what: string, chars: number, off = 0, len = 0): E
 
 /** `WorkLimitExceeded` for the running evaluation. */
 export function workLimitExceeded(off = 0, len = 0): ExprError {
+  meter.exceeded = true;
   return new ExprError(
     "WorkLimitExceeded",
     `evaluation stopped after ${meter.used} work units, over its budget of ${meter.limit}` +
@@ -64,13 +70,16 @@ export function workLimitExceeded(off = 0, len = 0): ExprError {
 
 /** Spend `units`; throws `WorkLimitExceeded` when the evaluation is over budget. */
 export function charge(units: number, off = 0, len = 0): void {
-  if ((meter.used += units) > meter.limit) throw workLimitExceeded(off, len);
+  meter.spent += units;
+  if ((meter.used += units) > meter.limit || meter.spent > meter.spendLimit) {
+    throw workLimitExceeded(off, len);
+  }
 }
 
 /** Check a built text against {@link MAX_VALUE_CHARS} and charge its length; returns it. */
 export function built(s: string, what: string, off = 0, len = 0): string {
   if (s.length > MAX_VALUE_CHARS) throw resultTooLarge(what, s.length, off, len);
-  if ((meter.used += s.length) > meter.limit) throw workLimitExceeded(off, len);
+  charge(s.length, off, len);
   return s;
 }
 
@@ -90,6 +99,58 @@ export function metered<T>(limit: number, fn: () => T): { value: T; work: number
     meter.used = savedUsed;
     meter.limit = savedLimit;
   }
+}
+
+/**
+ * Run `fn` (any number of compilations and evaluations) with at most `limit` units charged in all, and
+ * tell whether it stayed within that and every other limit. The value of a run that did not (`exceeded`)
+ * may differ from an unbounded run's: the caller discards it. Charges are made where long texts are built
+ * or read (see the module notes), so a caller that also bounds the size of what `fn` is given bounds its
+ * whole cost.
+ *
+ * @example
+ * ```ts
+ * withinSpendLimit(1024, () => "ok"); // { value: "ok", exceeded: false }
+ * ```
+ */
+export function withinSpendLimit<T>(limit: number, fn: () => T): { value: T; exceeded: boolean } {
+  const saved = { spent: meter.spent, spendLimit: meter.spendLimit, exceeded: meter.exceeded };
+  meter.spent = 0;
+  meter.spendLimit = limit;
+  meter.exceeded = false;
+  try {
+    const value = fn();
+    return { value, exceeded: meter.exceeded };
+  } finally {
+    meter.spent = saved.spent;
+    meter.spendLimit = saved.spendLimit;
+    meter.exceeded = saved.exceeded;
+  }
+}
+
+/**
+ * Inside {@link withinSpendLimit}: whether a limit has been hit so far, so that what was computed since
+ * may differ from an unbounded run's and must not be kept (a memo of answers would otherwise serve the
+ * bounded run's error later). Outside: false.
+ *
+ * @example
+ * ```ts
+ * spendLimitHit(); // false
+ * ```
+ */
+export function spendLimitHit(): boolean {
+  return meter.spendLimit !== Infinity && meter.exceeded;
+}
+
+/**
+ * A step whose cost work units cannot measure (compiling and running a regular expression, loading a time
+ * zone's rules): refused inside {@link withinSpendLimit}, whose caller then runs the job elsewhere (under a
+ * time limit); free otherwise.
+ */
+export function unmeteredStep(what: string): void {
+  if (meter.spendLimit === Infinity) return;
+  meter.exceeded = true;
+  throw new ExprError("WorkLimitExceeded", `${what} is not run under a spend limit`);
 }
 
 /** Units spent by the evaluation that ran last (read right after it, successful or not). */

@@ -25,15 +25,7 @@ import {
   subDecimal,
   truncToInt,
 } from "./decimal.ts";
-import {
-  charge,
-  MAX_EVAL_WORK,
-  MAX_VALUE_CHARS,
-  meter,
-  metered,
-  resultTooLarge,
-  workLimitExceeded,
-} from "./budget.ts";
+import { charge, MAX_EVAL_WORK, MAX_VALUE_CHARS, meter, metered, resultTooLarge } from "./budget.ts";
 import { ExprError } from "./errors.ts";
 import { parseExpression } from "./parser.ts";
 import { arityText, findFunction, FUNCTION_NAMES } from "./registry.ts";
@@ -562,9 +554,7 @@ function buildField(name: string, node: Node): Evaluator {
     if (index < 0) return "";
     const raw = ctx.fields[index] ?? "";
     // A long read costs its length: functions scan what they are given, so this bounds scanning work.
-    if (raw.length >= CHARGE_FROM && (meter.used += raw.length) > meter.limit) {
-      throw workLimitExceeded(node.off, node.len);
-    }
+    if (raw.length >= CHARGE_FROM) charge(raw.length, node.off, node.len);
     return ctx.decimalSeparator === "." ? raw : normalizeDecimalSeparator(raw, ctx.decimalSeparator);
   };
 }

@@ -28,7 +28,13 @@ export {
 } from "./check.ts";
 export { DATA_ERRORS, ExprError, type ExprErrorName } from "./errors.ts";
 export { type FieldReads, fieldReads } from "./field_reads.ts";
-export { lastEvaluationWork, MAX_EVAL_WORK, MAX_VALUE_CHARS } from "./budget.ts";
+export {
+  lastEvaluationWork,
+  MAX_EVAL_WORK,
+  MAX_VALUE_CHARS,
+  spendLimitHit,
+  withinSpendLimit,
+} from "./budget.ts";
 export { type FunctionDoc, type LanguageDocs, languageDocs } from "./docs.ts";
 export { findFunction, FUNCTIONS } from "./registry.ts";
 export type { ArgKind, ArgSpec, FunctionSpec } from "./spec.ts";

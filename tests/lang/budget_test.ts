@@ -7,6 +7,8 @@ import {
   lastEvaluationWork,
   MAX_EVAL_WORK,
   MAX_VALUE_CHARS,
+  spendLimitHit,
+  withinSpendLimit,
 } from "../../src/lang/mod.ts";
 
 function row(values: Record<string, string>): EvalContext {
@@ -90,4 +92,46 @@ Deno.test("budget: constant folding has one account per compilation and never fa
   assert.throws(() => compiled.evaluate(emptyContext()), /ResultTooLarge/);
   // A fold that fits is still a constant.
   assert.equal(compileExpression(`LEN(${R(R("LPAD('', 65535, 'a')"))})`).evaluate(emptyContext()), "6553500");
+});
+
+Deno.test("budget: a spend limit bounds a whole job, across compilations, reads and folds", () => {
+  const wide = row({ A: "x".repeat(40_000) });
+  // Three evaluations of 40 Ki characters each: fine one by one, over a 100 000-unit job limit together.
+  const job = () => {
+    for (let i = 0; i < 3; i++) compileExpression("LEN([A])").evaluate(wide);
+    return "done";
+  };
+  assert.deepEqual(withinSpendLimit(200_000, job), { value: "done", exceeded: false });
+  const over = withinSpendLimit(100_000, () => {
+    try {
+      return job();
+    } catch (e) {
+      return e instanceof ExprError ? e.error : "other";
+    }
+  });
+  assert.deepEqual(over, { value: "WorkLimitExceeded", exceeded: true });
+  // A constant folded at compile time is charged too, and its failure (which folding swallows) still counts.
+  const folded = withinSpendLimit(
+    100_000,
+    () => compileExpression("LPAD('', 65535, 'a') & LPAD('', 65535, 'b')"),
+  );
+  assert.equal(folded.exceeded, true);
+  assert.equal(spendLimitHit(), false, "outside a spend limit nothing is reported");
+});
+
+Deno.test("budget: regular expressions and time zones are refused under a spend limit, free outside it", () => {
+  for (const src of ["REGEX_MATCH('abc', 'b')", "TZ_OFFSET('2024-06-01 12:00:00', 'America/New_York')"]) {
+    const bounded = withinSpendLimit(MAX_EVAL_WORK, () => {
+      try {
+        return compileExpression(src).evaluate(emptyContext());
+      } catch (e) {
+        return (e as ExprError).error;
+      }
+    });
+    assert.equal(bounded.exceeded, true, src);
+    assert.notEqual(compileExpression(src).evaluate(emptyContext()), "", `${src} outside`);
+  }
+  // Fixed offsets need no time-zone rules.
+  const fixed = withinSpendLimit(MAX_EVAL_WORK, () => compileExpression("TZ_OFFSET('2024-06-01', '+02:00')"));
+  assert.equal(fixed.exceeded, false);
 });

@@ -17,6 +17,7 @@
 
 import { civilToDays, daysToCivil } from "./calendar.ts";
 import { readOffset } from "./format.ts";
+import { unmeteredStep } from "../budget.ts";
 
 /** A resolved zone: an IANA zone backed by a formatter, or a fixed offset. */
 export interface Zone {
@@ -57,6 +58,8 @@ function resolveZone(name: string): Zone | null {
     if (read === null || read[1] !== name.length) return null;
     return { name, formatter: null, fixedOffsetSeconds: read[0] * 60 };
   }
+  // Each IANA zone costs loading its rules into a formatter (about a millisecond), whatever the text.
+  unmeteredStep("loading a time zone");
   let formatter: Intl.DateTimeFormat;
   try {
     formatter = new Intl.DateTimeFormat("en-US", {

@@ -7,6 +7,7 @@
 
 import { RE2JS } from "re2js";
 import { ExprError } from "../errors.ts";
+import { unmeteredStep } from "../budget.ts";
 import type { EagerImpl } from "../spec.ts";
 
 const CACHE_LIMIT = 512;
@@ -14,6 +15,8 @@ const cache = new Map<string, RE2JS>();
 
 /** Compile (cached) or raise `BadRegexPattern`. */
 export function compileRegex(pattern: string): RE2JS {
+  // Matching costs the text's length times the pattern's size, more than the text's length alone.
+  unmeteredStep("a regular expression");
   const hit = cache.get(pattern);
   if (hit !== undefined) return hit;
   let re: RE2JS;
