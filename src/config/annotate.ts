@@ -18,7 +18,7 @@
  */
 
 import type { Diagnostic } from "./diagnostic.ts";
-import { emitJson, emitNodeJson, fromNode, type OutValue } from "./emit.ts";
+import { emitJson, emitNodeJson, emittedCanonically, fromNode, type OutValue } from "./emit.ts";
 import type { ValidationOutcome } from "./validate.ts";
 import { outcomeHasError } from "./validate.ts";
 
@@ -26,6 +26,11 @@ import { outcomeHasError } from "./validate.ts";
 export interface AnnotateResult {
   json: string;
   exitCode: 0 | 1;
+  /**
+   * Known to be canonical JSON: exactly what `JSON.stringify` prints for `JSON.parse(json)` (see
+   * `emittedCanonically`). Only a config re-emitted without markers is checked; false means unknown.
+   */
+  canonical: boolean;
 }
 
 type ObjectValue = Extract<OutValue, { t: "object" }>;
@@ -139,7 +144,10 @@ export function annotateOutcome(o: ValidationOutcome): AnnotateResult {
   const clean = o.parseError === null && o.loadAbort === null && !o.noTemplates && o.semantic.length === 0 &&
     o.diagnostics.length === 0;
   // Nothing to insert: the config re-emitted as it is, without copying it into an output tree first.
-  if (clean && o.root !== null) return { json: emitNodeJson(o.root), exitCode: outcomeHasError(o) ? 1 : 0 };
+  if (clean && o.root !== null) {
+    const json = emitNodeJson(o.root);
+    return { json, exitCode: outcomeHasError(o) ? 1 : 0, canonical: emittedCanonically(o.root, json) };
+  }
   const root: OutValue = o.root ? fromNode(o.root) : { t: "object", entries: [] };
   const ann = new Annotator(root);
   if (o.parseError) {
@@ -152,5 +160,5 @@ export function annotateOutcome(o: ValidationOutcome): AnnotateResult {
     for (const d of o.semantic) ann.semantic(d);
     for (const d of o.diagnostics) ann.diagnostic(d);
   }
-  return { json: emitJson(root, 0), exitCode: outcomeHasError(o) ? 1 : 0 };
+  return { json: emitJson(root, 0), exitCode: outcomeHasError(o) ? 1 : 0, canonical: false };
 }

@@ -106,6 +106,48 @@ export function emitNodeJson(node: JsonNode): string {
   }
 }
 
+/**
+ * Whether `json`, {@link emitNodeJson}'s text for `node`, is also exactly what `JSON.stringify` prints for
+ * it parsed: every number already in JavaScript's shortest form (not Zig's `1.5e0`, not an integer past
+ * 2^53) and no lone surrogate (which `JSON.stringify` escapes and bxp does not). Keys need no check: a
+ * parsed node holds each key of an object once (the parser keeps the last of a repeated key). A consumer
+ * that needs canonical JSON can then take the text as it is.
+ *
+ * @example
+ * ```ts
+ * const node = parseJson5("{ a: [1, 'x'] }").value!;
+ * emittedCanonically(node, emitNodeJson(node)); // true
+ * const float = parseJson5("{ a: 1.50 }").value!;
+ * emittedCanonically(float, emitNodeJson(float)); // false: emitted as 1.5e0
+ * ```
+ */
+export function emittedCanonically(node: JsonNode, json: string): boolean {
+  // One scan of the text finds any surrogate (none at all in the usual one-byte text); a pair is fine, but
+  // telling pairs from lone halves is not worth it here.
+  return !SURROGATE.test(json) && numbersCanonical(node);
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+function numbersCanonical(node: JsonNode): boolean {
+  switch (node.kind) {
+    case "object": {
+      for (const entry of node.entries) if (!numbersCanonical(entry.value)) return false;
+      return true;
+    }
+    case "array": {
+      for (const item of node.items) if (!numbersCanonical(item)) return false;
+      return true;
+    }
+    case "number": {
+      const text = numberText(node.raw, node.value);
+      return String(Number(text)) === text;
+    }
+    default:
+      return true;
+  }
+}
+
 /** Convert a plain JS value (from `JSON.parse` or literals) into an output value. Integers print as integers. */
 export function fromPlain(value: unknown): OutValue {
   if (value === null || value === undefined) return { t: "null" };

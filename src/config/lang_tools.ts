@@ -3,14 +3,16 @@
  * @module
  */
 
-import { expressionFacts, FUNCTIONS, suggestName, validateExpression } from "../lang/mod.ts";
+import { expressionFacts, FUNCTIONS, spendLimitHit, suggestName, validateExpression } from "../lang/mod.ts";
 import type { ExprFactsView, ExprTools } from "./check_exprs.ts";
 
 const FUNCTION_NAMES = FUNCTIONS.map((f) => f.name);
 
 /**
  * Answers per expression text, shared across validations: one validation asks several times about the same
- * expression, and agents validate the same config again and again. Bounded; answers are frozen data.
+ * expression, and agents validate the same config again and again. Bounded; answers are frozen data. An
+ * answer computed under a spend limit that was hit is not kept: it may be that limit's error, not the
+ * expression's (see `withinSpendLimit`).
  */
 function memo<T>(compute: (src: string) => T): (src: string) => T {
   const cache = new Map<string, T>();
@@ -18,6 +20,7 @@ function memo<T>(compute: (src: string) => T): (src: string) => T {
     const known = cache.get(src);
     if (known !== undefined || cache.has(src)) return known as T;
     const value = compute(src);
+    if (spendLimitHit()) return value;
     if (cache.size >= MEMO_ENTRIES) cache.clear();
     cache.set(src, value);
     return value;

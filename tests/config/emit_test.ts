@@ -3,6 +3,7 @@ import fc from "fast-check";
 import {
   emitJson,
   emitNodeJson,
+  emittedCanonically,
   fromNode,
   fromPlain,
   numberText,
@@ -85,6 +86,43 @@ Deno.test("emit: a node emitted directly reads exactly as through the output tre
     fc.property(fc.json({ maxDepth: 5 }), (text) => {
       const node = parseJson5(text).value as JsonNode;
       assert.equal(emitNodeJson(node), emitJson(fromNode(node), 0), text);
+    }),
+    { seed: 0x6b7870, numRuns: 1000 },
+  );
+});
+
+Deno.test("emit: text judged canonical is exactly JSON.stringify of its parse, and the common config is", () => {
+  const canonical = (text: string) => {
+    const node = parseJson5(text).value as JsonNode;
+    const json = emitNodeJson(node);
+    const judged = emittedCanonically(node, json);
+    if (judged) assert.equal(JSON.stringify(JSON.parse(json)), json, text);
+    return judged;
+  };
+  assert.equal(
+    canonical(Deno.readTextFileSync(new URL("../../samples/demo/bxp-cli.json", import.meta.url))),
+    true,
+  );
+  assert.equal(canonical("{ a: [1, -2, 'x\\n\"'], b: { c: null, d: true } }"), true);
+  assert.equal(canonical("{ a: 1, a: 2 }"), true, "the parser keeps the last of a repeated key");
+  // Each of these prints differently through JSON.parse and JSON.stringify.
+  for (
+    const text of ["{ a: 1.50 }", "{ a: 12345678901234567890 }", "{ a: -0 }", "['\\ud800']"]
+  ) {
+    assert.equal(canonical(text), false, text);
+  }
+  fc.assert(
+    fc.property(fc.json({ maxDepth: 5 }), (text) => {
+      canonical(text);
+    }),
+    { seed: 0x6b7870, numRuns: 1000 },
+  );
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+      // Integers and strings without lone surrogates: all canonical.
+      const text = JSON.stringify(value);
+      if (/[.eE]/.test(text.replace(/"(?:[^"\\]|\\.)*"/g, ""))) return;
+      assert.equal(canonical(text), true, text);
     }),
     { seed: 0x6b7870, numRuns: 1000 },
   );
