@@ -13,6 +13,7 @@ import {
   errorResponse,
   notificationMessage,
   type RequestId,
+  resultLine,
   resultResponse,
   toWireId,
   type WireId,
@@ -661,7 +662,9 @@ export class McpServer {
       this.#log(`tool '${tool.name}' returned a result without text`);
       outcome = toolFailure(`tool '${tool.name}' returned no text`);
     }
-    let json = resultResponse(id, toCallToolResult(outcome, tool.allowStructured));
+    let json = typeof outcome.json === "string"
+      ? resultLine(JSON.stringify(id.wire), outcome.json)
+      : resultResponse(id, toCallToolResult(outcome, tool.allowStructured));
     const bytes = this.#overBudget(json);
     if (bytes !== null) {
       this.#log(`tool '${tool.name}' answered ${bytes} bytes, over the ${this.#maxAnswerBytes}-byte budget`);

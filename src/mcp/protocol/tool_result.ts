@@ -39,6 +39,12 @@ export interface ToolResult {
    * sends nothing more for this call. Only valid for a call that had `direct`.
    */
   answered?: true;
+  /**
+   * The `CallToolResult` this result becomes, already serialised: byte for byte
+   * `JSON.stringify(toCallToolResult(result, allowStructured))`. A tool that builds its answer by splicing
+   * JSON it holds gives it, and the server sends it as it is instead of serialising the result again.
+   */
+  json?: string;
 }
 
 /** The wire shape of a `tools/call` result. */

@@ -431,6 +431,23 @@ Deno.test("structuredContent: absent for arrays, NDJSON, plain text, malformed J
   assert.equal("structuredContent" in failed.result, false);
 });
 
+Deno.test("a result the tool already serialised is sent as it is, spliced after the request's id", async () => {
+  const { server } = makeTestServer();
+  // Deliberately not what the server would print for `text`: only the given JSON can produce this line.
+  const json =
+    '{"content":[{"type":"text","text":"prebuilt"}],"structuredContent":{"n":1.50},"isError":false}';
+  server.addTool({
+    name: "prebuilt",
+    description: "Answer a result serialised beforehand.",
+    inputSchema: { type: "object" },
+    allowStructured: true,
+    handler: () => ({ text: "prebuilt", json }),
+  });
+  const out = collector();
+  await server.handleLine(toolCall("a-7", "prebuilt", {}), out.send);
+  assert.deepEqual(out.lines, [`{"jsonrpc":"2.0","id":"a-7","result":${json}}`]);
+});
+
 Deno.test("structuredContent: never for a tool registered with allowStructured false", async () => {
   const { server } = makeTestServer();
   const reply = await one(server, toolCall(12, "ndjson_text", { text: '{"t":"final","value":"3"}' }));
