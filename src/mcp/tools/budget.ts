@@ -68,6 +68,9 @@ export function utf8Length(text: string): number {
  * cheap upper bound when that bound is already within `budget`.
  */
 export function answerBytes(result: ToolResult, allowStructured: boolean, budget: number): number {
+  if (result.json !== undefined) {
+    return result.json.length * 3 <= budget ? result.json.length * 3 : utf8Length(result.json);
+  }
   // JSON escaping grows a UTF-16 unit to at most 6 bytes; the text may be sent twice (text + structured).
   const bound = result.text.length * 12 + 1024;
   if (result.structured === undefined && (result.links?.length ?? 0) === 0 && bound <= budget) return bound;

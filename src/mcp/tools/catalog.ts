@@ -13,13 +13,13 @@
  */
 
 import { fetchTemplate, listTemplates } from "../../inspect/mod.ts";
-import type { McpServer, ToolCall, ToolResult } from "../protocol/mod.ts";
+import type { McpServer, ToolResult } from "../protocol/mod.ts";
 import { batchRequest, stringArg, type ToolArgs } from "./args.ts";
 import { checkArguments } from "./arg_check.ts";
 import { answerBytes, budgetOf, overBudget, withMaxBytes } from "./budget.ts";
 import { docsAnswer } from "./docs_filter.ts";
 import type { EvalJob } from "./eval_jobs.ts";
-import { directSpec, outcomeResult, type ToolDirect } from "./eval_answer.ts";
+import { directSpec, resultJson, type ToolDirect } from "./eval_answer.ts";
 import { EVAL_TIME_LIMIT_MS, type EvalPool, sharedEvalPool } from "./eval_pool.ts";
 import {
   BATCH_SCHEMA,
@@ -40,6 +40,7 @@ import { WRITE_TOOL } from "./write_tool.ts";
 import { DISCOVERY_TOOLS } from "./discovery_tools.ts";
 import { AUTHORING_TOOLS } from "./authoring_tools.ts";
 import {
+  type BxpCall,
   type BxpTool,
   CONFIG_ARG,
   configText,
@@ -65,14 +66,15 @@ export {
 } from "./tool_kit.ts";
 
 /** What the descriptions say about the evaluation time limit. */
-const TIME_LIMIT_NOTE = `Runs on a worker thread with a ${EVAL_TIME_LIMIT_MS / 1000} s time limit; ` +
-  "cancelling the call stops it.";
+const TIME_LIMIT_NOTE = "A small request is answered at once; a larger or costlier one runs on a worker " +
+  `thread with a ${EVAL_TIME_LIMIT_MS / 1000} s time limit, and cancelling the call stops it.`;
 
 /**
- * Run an evaluation job on the context's pool (time-limited, terminated by cancellation) and turn what
- * it answers into the tool result.
+ * Run an evaluation job on the context's pool (inline when small, else time-limited on a worker and
+ * terminated by cancellation) and turn what it answers into the tool result, its wire JSON spliced
+ * rather than serialised twice.
  */
-async function evaluate(job: EvalJob, call: ToolCall, context: ToolContext): Promise<ToolResult> {
+async function evaluate(job: EvalJob, call: BxpCall, context: ToolContext): Promise<ToolResult> {
   const pool = context.evalPool ?? sharedEvalPool();
   // Registration completes the protocol's offer with the entry's budget (see registerBxpTools).
   const direct = call.direct as ToolDirect | null | undefined;
@@ -92,7 +94,9 @@ async function evaluate(job: EvalJob, call: ToolCall, context: ToolContext): Pro
     }
     return call.fail(`${call.name} failed: ${outcome.detail}`);
   }
-  return outcomeResult(outcome);
+  const result: ToolResult = { text: outcome.text, json: resultJson(outcome, call.allowStructured) };
+  if (outcome.isError) result.isError = true;
+  return result;
 }
 
 /** The optional maps / lookups of an expression call, as given. */
@@ -376,12 +380,14 @@ export function registerBxpTools(
         if (!checked.ok) return call.fail(checked.message);
         const budget = budgetOf(checked.args);
         // A direct answer (written by an evaluation worker) needs the entry's budget rules too.
-        const toolCall: ToolCall = call.direct
-          ? {
-            ...call,
-            direct: { ...call.direct, budget, allowStructured: tool.allowStructured } as ToolDirect,
-          }
-          : call;
+        const toolCall: BxpCall = {
+          ...call,
+          budget,
+          allowStructured: tool.allowStructured,
+          direct: call.direct
+            ? { ...call.direct, budget, allowStructured: tool.allowStructured } as ToolDirect
+            : call.direct,
+        };
         // The budget always reaches the tool, so one that can trim itself (bxp_simulate) knows it.
         const result = await tool.run({ ...checked.args, max_bytes: budget }, toolCall, bound);
         if (result.answered) return result; // already written, within the budget

@@ -92,7 +92,9 @@ export function resultJson(outcome: EvalOutcome, allowStructured: boolean): stri
   let structured: string | undefined;
   if (allowStructured && !isError) {
     if (outcome.verdict !== undefined) {
-      const annotated = structuredJson(outcome.text) ?? JSON.stringify(JSON.parse(outcome.text));
+      const annotated = outcome.canonical === true
+        ? outcome.text
+        : structuredJson(outcome.text) ?? JSON.stringify(JSON.parse(outcome.text));
       const verdict = JSON.stringify(outcome.verdict);
       // `{...verdict, annotated}`: the verdict's members, then the annotated config.
       structured = verdict === "{}"

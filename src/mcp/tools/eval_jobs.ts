@@ -57,6 +57,8 @@ export interface EvalOutcome {
   text: string;
   isError?: boolean;
   verdict?: Verdict;
+  /** `text` is known to be canonical JSON (what `JSON.stringify` prints for its parse): spliced as it is. */
+  canonical?: boolean;
 }
 
 /** The maps / lookups of a job, or null when it names none (the plain bxp path). */
@@ -120,6 +122,7 @@ function validate(text: string, _label: string): EvalOutcome {
   const count = (severity: Finding["severity"]) => findings.filter((f) => f.severity === severity).length;
   return {
     text: annotated.json,
+    canonical: annotated.canonical,
     verdict: {
       ok: annotated.exitCode === 0,
       errors: count("error"),

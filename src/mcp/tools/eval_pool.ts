@@ -4,6 +4,10 @@
  * the time limit or the call's cancellation terminates that worker (a fresh one replaces it). The
  * session thread stays free to answer `ping`, cancellations and other calls meanwhile.
  *
+ * A job whose cost is bounded by construction (small inputs, a small work budget for the whole job, no
+ * regular expressions or time zones, see `inline_jobs.ts`) is answered on the calling thread instead: the
+ * hand-off to a worker would cost more than the job. One that turns out to need more is handed on.
+ *
  * In a stdio session a job can carry a direct-answer offer (see `eval_answer.ts`): its worker then writes
  * the answer line to stdout itself, holding the session's output lock (taken only if free at once: the
  * session holds it for each of its own lines, of any size) and after winning the slot's claim (see
@@ -20,6 +24,7 @@
  */
 
 import { type EvalJob, type EvalOutcome, runEvalJob } from "./eval_jobs.ts";
+import { runInline } from "./inline_jobs.ts";
 import type { DirectSpec } from "./eval_answer.ts";
 import { unlockOutput } from "../protocol/output_lock.ts";
 import { logToStderr } from "../stderr_log.ts";
@@ -75,6 +80,11 @@ export interface EvalPoolOptions {
   workerUrl?: URL;
   /** How long a new worker may take to get ready (default {@link WORKER_START_TIMEOUT_MS}). */
   startTimeoutMs?: number;
+  /**
+   * Answer jobs within the inline bounds on this thread at once (see `inline_jobs.ts`; default true).
+   * Off, every job goes to a worker (tests of the worker path).
+   */
+  inline?: boolean;
   /**
    * Start workers with no Deno permissions. Needs `--unstable-worker-options` (without it Deno exits the
    * process); default: only inside bxp-mcp's permission-narrowed session worker, which exists only with
@@ -146,6 +156,7 @@ export class EvalPool {
   #startFailures = 0;
   #inThread = false;
   readonly #narrow: boolean;
+  readonly #inline: boolean;
   #disposed = false;
 
   /** Create a pool; workers start on {@link EvalPool.warm} or the first job. */
@@ -156,6 +167,7 @@ export class EvalPool {
     this.#workerUrl = options.workerUrl ?? new URL("./eval_worker.ts", import.meta.url);
     this.#startTimeoutMs = options.startTimeoutMs ?? WORKER_START_TIMEOUT_MS;
     this.#narrow = options.narrowPermissions ?? inSandboxedSession();
+    this.#inline = options.inline ?? true;
   }
 
   /** The per-job time limit in milliseconds. */
@@ -178,6 +190,10 @@ export class EvalPool {
    */
   run(job: EvalJob, signal: AbortSignal, direct?: DirectRequest): Promise<EvalResult> {
     if (signal.aborted) return Promise.resolve({ stopped: "aborted", detail: "cancelled" });
+    if (this.#inline && !this.#disposed) {
+      const outcome = runInline(job);
+      if (outcome !== null) return Promise.resolve(outcome);
+    }
     this.warm();
     if (this.#inThread || this.#disposed) return Promise.resolve(runHere(job));
     return new Promise((settle) => {

@@ -44,6 +44,14 @@ export const WRITE_TOOL_NAME = "bxp_write_config";
 export const WRITES_DISABLED = "Writes are disabled. Start bxp-mcp with --allow-write (and --root DIR for " +
   "the project folder) to enable bxp_write_config.";
 
+/** A call as catalog entries get it: the protocol's call plus the entry's answer terms (registration adds them). */
+export interface BxpCall extends ToolCall {
+  /** The call's `max_bytes` budget. */
+  readonly budget: number;
+  /** The entry's `allowStructured`. */
+  readonly allowStructured: boolean;
+}
+
 /** One catalog entry. */
 export interface BxpTool {
   /** Wire name. */
@@ -70,7 +78,7 @@ export interface BxpTool {
   /** How to get a smaller answer, said when an answer is over its `max_bytes` budget. */
   narrowHint?: string;
   /** The implementation. */
-  run(args: ToolArgs, call: ToolCall, context: ToolContext): ToolResult | Promise<ToolResult>;
+  run(args: ToolArgs, call: BxpCall, context: ToolContext): ToolResult | Promise<ToolResult>;
 }
 
 /** Annotations of a tool that only reads. */

@@ -1,16 +1,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type ToolCall, toolFailure } from "../../../src/mcp/protocol/mod.ts";
+import { toolFailure } from "../../../src/mcp/protocol/mod.ts";
 import { ProjectRoot } from "../../../src/mcp/security/paths.ts";
 import { Gate, Simulator } from "../../../src/mcp/simulate/mod.ts";
 import { intArg, SIMULATE_TOOL } from "../../../src/mcp/tools/simulate_tool.ts";
-import type { ToolContext } from "../../../src/mcp/tools/tool_kit.ts";
+import { type BxpCall, DEFAULT_MAX_BYTES, type ToolContext } from "../../../src/mcp/tools/tool_kit.ts";
 
 const CONFIG = '{conversion_templates:{t:{data_dir:".",file_pattern_in:".csv"}}}';
 
-function call(): ToolCall {
+function call(): BxpCall {
   return {
     name: "bxp_simulate",
+    budget: DEFAULT_MAX_BYTES,
+    allowStructured: SIMULATE_TOOL.allowStructured,
     requestId: 1,
     signal: new AbortController().signal,
     progress: () => {},

@@ -33,7 +33,7 @@ const never = () => new AbortController().signal;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 Deno.test("a cancellation after the worker claimed the answer leaves the worker to finish writing", async () => {
-  const pool = new EvalPool({ size: 1, timeLimitMs: 600_000, workerUrl: CLAIM_WORKER });
+  const pool = new EvalPool({ inline: false, size: 1, timeLimitMs: 600_000, workerUrl: CLAIM_WORKER });
   try {
     assert.deepEqual(await pool.run(job("x"), never()), { text: "served 1" });
     let probe = () => false;
@@ -54,7 +54,7 @@ Deno.test("a cancellation after the worker claimed the answer leaves the worker 
 });
 
 Deno.test("the time limit does not cut off a claimed answer: the job counts as answered", async () => {
-  const pool = new EvalPool({ size: 1, timeLimitMs: 100, workerUrl: CLAIM_WORKER });
+  const pool = new EvalPool({ inline: false, size: 1, timeLimitMs: 100, workerUrl: CLAIM_WORKER });
   try {
     assert.deepEqual(await pool.run(job("x"), never()), { text: "served 1" });
     assert.deepEqual(await pool.run(job("CLAIM_SLOW"), never(), { spec, watch: () => {} }), {
@@ -67,7 +67,7 @@ Deno.test("the time limit does not cut off a claimed answer: the job counts as a
 });
 
 Deno.test("a cancellation before the claim revokes it and terminates the worker, which then cannot write", async () => {
-  const pool = new EvalPool({ size: 1, timeLimitMs: 600_000, workerUrl: CLAIM_WORKER });
+  const pool = new EvalPool({ inline: false, size: 1, timeLimitMs: 600_000, workerUrl: CLAIM_WORKER });
   try {
     assert.deepEqual(await pool.run(job("x"), never()), { text: "served 1" });
     let probe = () => true;
@@ -85,7 +85,7 @@ Deno.test("a cancellation before the claim revokes it and terminates the worker,
 });
 
 Deno.test("a worker that finds the session writing does not wait: the answer comes back through the session", async () => {
-  const pool = new EvalPool({ size: 1, timeLimitMs: 600_000 });
+  const pool = new EvalPool({ inline: false, size: 1, timeLimitMs: 600_000 });
   const outputLock = createOutputLock();
   try {
     // The real evaluation worker; the session holds the output lock (a long line to a slow client).
@@ -107,7 +107,13 @@ Deno.test("a worker that finds the session writing does not wait: the answer com
 Deno.test("a worker that dies or is stopped holding the output lock has it released by the pool", async () => {
   const outputLock = createOutputLock();
   const direct = () => ({ spec: { ...spec, outputLock }, watch: () => {} });
-  const crashing = new EvalPool({ size: 1, timeLimitMs: 600_000, workerUrl: CLAIM_WORKER, log: () => {} });
+  const crashing = new EvalPool({
+    inline: false,
+    size: 1,
+    timeLimitMs: 600_000,
+    workerUrl: CLAIM_WORKER,
+    log: () => {},
+  });
   try {
     assert.equal(
       (await crashing.run(job("LOCK_AND_CRASH"), never(), direct()) as EvalStop).stopped,
@@ -117,7 +123,7 @@ Deno.test("a worker that dies or is stopped holding the output lock has it relea
   } finally {
     crashing.dispose();
   }
-  const spinning = new EvalPool({ size: 1, timeLimitMs: 200, workerUrl: CLAIM_WORKER });
+  const spinning = new EvalPool({ inline: false, size: 1, timeLimitMs: 200, workerUrl: CLAIM_WORKER });
   try {
     assert.equal(
       (await spinning.run(job("LOCK_AND_SPIN"), never(), direct()) as EvalStop).stopped,

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { ServerProcess, type Wire } from "../_support/server_process.ts";
+import { INLINE_MAX_CHARS } from "../../../src/mcp/tools/inline_jobs.ts";
 
 /** 100 REPLACEs of a 6000-character text over a 20000-entry map: seconds each, minutes together. */
 function costlyBatch(): Record<string, unknown> {
@@ -57,6 +58,42 @@ Deno.test("a runaway evaluation answers a time-limit failure while ping, cancell
     assert.equal(await server.close(), 0);
     assert.equal(indexOf(server, 20), -1, "a cancelled call is not answered");
     assert.equal(indexOf(server, 21), -1, "a cancelled call is not answered");
+  } finally {
+    await server.dispose();
+  }
+});
+
+/**
+ * Small on the wire (within the inline size bound) but costly to evaluate: 60 REPLACEs of a 64 Ki text
+ * built by LPAD over a 1000-entry map.
+ */
+function smallCostlyBatch(): Record<string, unknown> {
+  const map: Record<string, string> = {};
+  for (let i = 0; i < 1_000; i++) map[`k${i}`] = "v";
+  const batch = {
+    headers: ["t"],
+    fields: ["x"],
+    exprs: Array(60).fill("REPLACE(LPAD('', 65535, 'a'), 'm')"),
+    maps: { m: map },
+  };
+  assert.ok(JSON.stringify(batch).length < INLINE_MAX_CHARS, "the batch is small enough to be tried inline");
+  return batch;
+}
+
+Deno.test("a small request that turns out costly leaves the session thread and meets the time limit", async () => {
+  const server = await ServerProcess.start();
+  try {
+    await server.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { capabilities: {} } });
+    await server.response(1);
+    await server.call(2, "bxp_eval", { expr: "1 + 2" }); // answered inline, at once
+    assert.equal(JSON.parse((await server.response(2)).result.content[0].text).value, "3");
+    await server.call(10, "bxp_eval_batch", smallCostlyBatch());
+    await server.send({ jsonrpc: "2.0", id: 11, method: "ping" });
+    assert.deepEqual((await server.response(11)).result, {});
+    const stopped = (await server.response(10, 120_000)).result;
+    assert.ok(indexOf(server, 11) < indexOf(server, 10), "ping was answered while the batch ran");
+    assert.match(stopped.content[0].text, /^error: bxp_eval_batch stopped: the evaluation ran past its 5 s/);
+    assert.equal(await server.close(), 0);
   } finally {
     await server.dispose();
   }
