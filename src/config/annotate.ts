@@ -35,12 +35,30 @@ export interface AnnotateResult {
 
 type ObjectValue = Extract<OutValue, { t: "object" }>;
 
+/** Objects at least this wide get a key index for lookups (a config may hold thousands of map entries). */
+const INDEX_FROM = 16;
+
+/** Key -> value of wide objects, built on first lookup (entries do not change until `finish`). */
+const keyIndexes = new WeakMap<ObjectValue, Map<string, OutValue>>();
+
+/** The value under `key` in `obj` (the first one, as a scan would find it). */
+function valueAt(obj: ObjectValue, key: string): OutValue | undefined {
+  if (obj.entries.length < INDEX_FROM) return obj.entries.find(([k]) => k === key)?.[1];
+  let index = keyIndexes.get(obj);
+  if (index === undefined) {
+    index = new Map();
+    for (const [k, v] of obj.entries) if (!index.has(k)) index.set(k, v);
+    keyIndexes.set(obj, index);
+  }
+  return index.get(key);
+}
+
 function lookupPath(root: OutValue, path: string): OutValue | undefined {
   if (path === "") return root;
   let node: OutValue | undefined = root;
   for (const seg of path.split(".")) {
     if (node?.t === "object") {
-      node = node.entries.find(([k]) => k === seg)?.[1];
+      node = valueAt(node, seg);
     } else if (node?.t === "array" && /^[0-9]+$/.test(seg)) {
       node = node.items[Number(seg)];
     } else {
@@ -57,25 +75,91 @@ function locate(root: OutValue, path: string): { parent: OutValue; field: string
   return { parent: lookupPath(root, path.slice(0, dot)) ?? root, field: path.slice(dot + 1) };
 }
 
-/** Inserts numbered markers into an output tree. */
+type Entry = [string, OutValue];
+
+/**
+ * The markers bound for one object, placed by {@link Annotator.finish} in one pass: inserting each into
+ * the entry list as it came cost a scan and a splice per marker, quadratic for a wide object with many
+ * findings (an `input_schema` of a thousand unused variables).
+ */
+interface Placement {
+  /** Markers to go right before an original key, in the order they came. */
+  readonly before: Map<string, Entry[]>;
+  /** Markers to go after the last entry. */
+  readonly appended: Entry[];
+  /** Original keys whose value a marker of the same name replaces. */
+  readonly replaced: Map<string, OutValue>;
+  /** The original keys. */
+  readonly original: Set<string>;
+  /** Each placed marker's list (one of `before`'s, or `appended`). */
+  readonly markerList: Map<string, Entry[]>;
+}
+
+/** Inserts numbered markers into an output tree; {@link Annotator.finish} puts them in place. */
 export class Annotator {
   private counter = 0;
+  private readonly placements = new Map<ObjectValue, Placement>();
   constructor(readonly root: OutValue) {}
 
-  /** Insert `<prefix><N>: value` before `field` in `parent` (appended when `field` is "" or absent). */
+  /**
+   * Insert `<prefix><N>: value` before `field` in `parent` (appended when `field` is "" or absent; a key
+   * of that name already there gets the value instead), as seen once {@link Annotator.finish} has run.
+   */
   insertBefore(parent: OutValue, prefix: string, field: string, value: OutValue): void {
     if (parent.t !== "object") return;
     this.counter++;
     const key = `${prefix}${this.counter}`;
-    const obj = parent as ObjectValue;
-    const existing = obj.entries.findIndex(([k]) => k === key);
-    if (existing >= 0) {
-      obj.entries[existing] = [key, value];
+    const p = this.placementOf(parent);
+    if (p.original.has(key)) {
+      p.replaced.set(key, value);
       return;
     }
-    const at = field === "" ? -1 : obj.entries.findIndex(([k]) => k === field);
-    if (at < 0) obj.entries.push([key, value]);
-    else obj.entries.splice(at, 0, [key, value]);
+    const marker: Entry = [key, value];
+    let list: Entry[];
+    if (field !== "" && p.original.has(field)) {
+      list = p.before.get(field) ?? [];
+      if (list.length === 0) p.before.set(field, list);
+      list.push(marker);
+    } else if (field !== "" && p.markerList.has(field)) {
+      // Before a marker placed earlier: into its list, just ahead of it.
+      list = p.markerList.get(field)!;
+      list.splice(list.findIndex(([k]) => k === field), 0, marker);
+    } else {
+      list = p.appended;
+      list.push(marker);
+    }
+    p.markerList.set(key, list);
+  }
+
+  /** Put every marker in place; the tree then reads as if each had been inserted as it came. */
+  finish(): void {
+    for (const [obj, p] of this.placements) {
+      const entries: Entry[] = [];
+      for (const [k, v] of obj.entries) {
+        const before = p.before.get(k);
+        if (before !== undefined) { for (const marker of before) entries.push(marker); }
+        entries.push([k, p.replaced.get(k) ?? v]);
+      }
+      for (const marker of p.appended) entries.push(marker);
+      obj.entries = entries;
+      keyIndexes.delete(obj);
+    }
+    this.placements.clear();
+  }
+
+  private placementOf(obj: ObjectValue): Placement {
+    let p = this.placements.get(obj);
+    if (p === undefined) {
+      p = {
+        before: new Map(),
+        appended: [],
+        replaced: new Map(),
+        original: new Set(obj.entries.map(([k]) => k)),
+        markerList: new Map(),
+      };
+      this.placements.set(obj, p);
+    }
+    return p;
   }
 
   /** A root-level error marker (`{message, code}`), appended to the root object. */
@@ -121,7 +205,7 @@ function markerValue(d: Partial<Diagnostic> & { message: string }): OutValue {
 /** How bxp shows a value inside a semantic error message. */
 function displayValue(parent: OutValue, field: string): string {
   if (parent.t !== "object") return "";
-  const v = parent.entries.find(([k]) => k === field)?.[1];
+  const v = valueAt(parent, field);
   if (!v) return "";
   switch (v.t) {
     case "string":
@@ -160,5 +244,6 @@ export function annotateOutcome(o: ValidationOutcome): AnnotateResult {
     for (const d of o.semantic) ann.semantic(d);
     for (const d of o.diagnostics) ann.diagnostic(d);
   }
+  ann.finish();
   return { json: emitJson(root, 0), exitCode: outcomeHasError(o) ? 1 : 0, canonical: false };
 }

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { annotateOutcome } from "../../src/config/annotate.ts";
+import fc from "fast-check";
+import { annotateOutcome, Annotator } from "../../src/config/annotate.ts";
+import type { OutValue } from "../../src/config/emit.ts";
+import { langExprTools } from "../../src/config/lang_tools.ts";
 import type { DirProbe } from "../../src/config/check_cross.ts";
 import { validateConfig, validateConfigAsync } from "../../src/config/validate.ts";
 
@@ -210,4 +213,63 @@ Deno.test("annotate: hostile input (oversize, deep nesting) becomes a root diagn
   const deep = annotate("[".repeat(50_000) + "]".repeat(50_000));
   assert.equal(deep.exitCode, 1);
   assert.equal((deep.doc.$err_1 as Json).code, "json5.too_deep");
+});
+
+/** The placement rule as it was first written (each marker spliced in as it came): the oracle. */
+function insertSequentially(parent: OutValue, key: string, field: string, value: OutValue): void {
+  if (parent.t !== "object") return;
+  const existing = parent.entries.findIndex(([k]) => k === key);
+  if (existing >= 0) {
+    parent.entries[existing] = [key, value];
+    return;
+  }
+  const at = field === "" ? -1 : parent.entries.findIndex(([k]) => k === field);
+  if (at < 0) parent.entries.push([key, value]);
+  else parent.entries.splice(at, 0, [key, value]);
+}
+
+Deno.test("annotate: markers placed at the end land where inserting each as it came puts them", () => {
+  // Keys of the objects and of the fields markers aim at overlap with marker names on purpose.
+  const names = ["a", "b", "c", "$err_2", "$warn_3", "$info_5", ""];
+  const prefixes = ["$err_", "$warn_", "$info_"];
+  const object = fc.uniqueArray(fc.constantFrom(...names.slice(0, 6)), { maxLength: 6 });
+  const inserts = fc.array(
+    fc.record({ target: fc.nat(2), prefix: fc.constantFrom(...prefixes), field: fc.constantFrom(...names) }),
+    { maxLength: 12 },
+  );
+  fc.assert(
+    fc.property(fc.array(object, { minLength: 3, maxLength: 3 }), inserts, (objects, steps) => {
+      const build = (): OutValue[] =>
+        objects.map((ks) => ({
+          t: "object",
+          entries: ks.map((k): [string, OutValue] => [k, { t: "null" }]),
+        }));
+      const expected = build();
+      const actual = build();
+      const annotator = new Annotator(actual[0]);
+      steps.forEach((step, i) => {
+        const value: OutValue = { t: "number", text: String(i) };
+        insertSequentially(expected[step.target], `${step.prefix}${i + 1}`, step.field, value);
+        annotator.insertBefore(actual[step.target], step.prefix, step.field, value);
+      });
+      annotator.finish();
+      assert.deepEqual(actual, expected);
+    }),
+    { seed: 0x616e6e, numRuns: 3000 },
+  );
+});
+
+Deno.test("annotate: a thousand findings in one wide object are placed in one pass", () => {
+  const vars = Array.from({ length: 1500 }, (_, i) => `$v${i}: "[c${i % 500}]"`).join(",\n");
+  const text = template(`input_schema: {\n${vars}\n},\noutput_schema: { a: "$v0" }`);
+  const doc = JSON.parse(annotateOutcome(validateConfig(text, { exprTools: langExprTools })).json);
+  const schema = sample(doc).input_schema as Json;
+  const unused = markers(schema, "$warn_");
+  assert.equal(unused.length, 1499);
+  // Each warning sits right before the variable it names.
+  const order = keys(schema);
+  for (const { key, message } of unused) {
+    const named = /variable '(\$v\d+)'/.exec(message)![1];
+    assert.equal(order[order.indexOf(key) + 1], named, message);
+  }
 });
