@@ -20,7 +20,7 @@ import { answerBytes, budgetOf, overBudget, withMaxBytes } from "./budget.ts";
 import { docsAnswer } from "./docs_filter.ts";
 import type { EvalJob } from "./eval_jobs.ts";
 import { directSpec, resultJson, type ToolDirect } from "./eval_answer.ts";
-import { EVAL_TIME_LIMIT_MS, type EvalPool, sharedEvalPool } from "./eval_pool.ts";
+import { EVAL_TIME_LIMIT_MS, sharedEvalPool } from "./eval_pool.ts";
 import {
   BATCH_SCHEMA,
   DOCS_SECTIONS,
@@ -362,8 +362,9 @@ export function registerBxpTools(
   context: ToolContext,
   tools: readonly BxpTool[] = BXP_TOOLS,
 ): void {
+  // The pool starts its workers on the first job too costly to answer inline (most sessions never have
+  // one): started with the session, they cost every bxp-mcp process about 40 MB and some startup CPU.
   const bound: ToolContext = { ...context, evalPool: context.evalPool ?? sharedEvalPool() };
-  if (tools.some((t) => EVAL_TOOLS.has(t.name))) warmSoon(bound.evalPool!);
   for (const tool of tools) {
     if (tool.requiresWrite && !context.allowWrite) continue;
     const inputSchema = listedInputSchema(tool);
@@ -397,25 +398,3 @@ export function registerBxpTools(
     });
   }
 }
-
-/**
- * How long after registration the evaluation workers start loading. Starting them at once would make
- * them compete with the session's own startup for the CPU (the `initialize` answer came about twice as
- * late on two cores); a call that comes earlier starts them itself.
- */
-const WARM_DELAY_MS = 300;
-
-/** Warm `pool` a little later, without keeping the process alive for it. */
-function warmSoon(pool: EvalPool): void {
-  const timer = setTimeout(() => pool.warm(), WARM_DELAY_MS);
-  Deno.unrefTimer(timer);
-}
-
-/** The tools whose work runs on the evaluation pool. */
-const EVAL_TOOLS = new Set([
-  "bxp_validate",
-  "bxp_validate_expr",
-  "bxp_eval",
-  "bxp_eval_batch",
-  "bxp_eval_trace",
-]);

@@ -159,7 +159,7 @@ export class EvalPool {
   readonly #inline: boolean;
   #disposed = false;
 
-  /** Create a pool; workers start on {@link EvalPool.warm} or the first job. */
+  /** Create a pool; workers start on {@link EvalPool.warm} or the first job not answered inline. */
   constructor(options: EvalPoolOptions = {}) {
     this.#size = Math.max(1, options.size ?? EVAL_POOL_SIZE);
     this.#timeLimitMs = options.timeLimitMs ?? EVAL_TIME_LIMIT_MS;
