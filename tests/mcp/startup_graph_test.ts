@@ -24,6 +24,9 @@ Deno.test("bxp-mcp's main thread loads neither the tools nor the core (the sessi
   const workerGraph = await staticGraph("src/mcp/server_worker.ts");
   // Hashing read-back outputs loads node:crypto on first use: at startup it cost about 20 ms.
   assert.ok(!workerGraph.includes("node:crypto"), "the session worker loads node:crypto at startup");
+  // Guarded reads and writes load node:fs on first use: at startup it cost each thread 60-90 ms.
+  assert.ok(!workerGraph.includes("node:fs"), "the session worker loads node:fs at startup");
+  assert.ok(!(await staticGraph("main.ts")).includes("node:fs"), "the main thread loads node:fs at startup");
   for (
     const needed of ["src/mcp/session.ts", "src/mcp/help.ts", "src/mcp/tools/catalog.ts", "src/lang/mod.ts"]
   ) {

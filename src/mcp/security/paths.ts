@@ -24,7 +24,7 @@
  * @module
  */
 
-import * as fs from "node:fs";
+import { loadNodeFs, nodeFs, type NodeStats } from "./node_fs.ts";
 import { join, relative, resolve, sep } from "node:path";
 import { concatBytes } from "../../util/bytes.ts";
 
@@ -398,6 +398,7 @@ export class ProjectRoot {
    * enforced while reading, in case the file grows.
    */
   async readFile(path: string, options: ReadOptions): Promise<{ relative: string; bytes: Uint8Array }> {
+    await loadNodeFs();
     const walked = await this.walk(path);
     const shown = displayPath(walked.relative);
     const info = walked.target;
@@ -413,7 +414,7 @@ export class ProjectRoot {
     try {
       return { relative: walked.relative, bytes: await readBounded(fd, options, shown) };
     } finally {
-      fs.closeSync(fd);
+      nodeFs().closeSync(fd);
     }
   }
 
@@ -425,6 +426,7 @@ export class ProjectRoot {
     path: string,
     options: ReadOptions,
   ): Promise<{ relative: string; bytes: Uint8Array; size: number; truncated: boolean }> {
+    await loadNodeFs();
     const walked = await this.walk(path);
     const shown = displayPath(walked.relative);
     const info = walked.target;
@@ -437,7 +439,7 @@ export class ProjectRoot {
     }
     const fd = openVerified(walked, shown);
     try {
-      const size = fs.fstatSync(fd).size;
+      const size = nodeFs().fstatSync(fd).size;
       const buffer = new Uint8Array(Math.min(options.maxBytes, Math.max(size, 0)) + 1);
       let filled = 0;
       while (filled < buffer.length) {
@@ -458,7 +460,7 @@ export class ProjectRoot {
         truncated,
       };
     } finally {
-      fs.closeSync(fd);
+      nodeFs().closeSync(fd);
     }
   }
 
@@ -483,7 +485,7 @@ function tooLarge(options: ReadOptions, size: number, shown: string): PathGuardE
  */
 function readAt(fd: number, buffer: Uint8Array, offset: number, length: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    fs.read(fd, buffer, offset, length, null, (error, n) => error ? reject(error) : resolve(n));
+    nodeFs().read(fd, buffer, offset, length, null, (error, n) => error ? reject(error) : resolve(n));
   });
 }
 
@@ -507,7 +509,10 @@ async function readBounded(fd: number, options: ReadOptions, shown: string): Pro
 }
 
 /** Open flags for a guarded read: never blocks on a FIFO swapped in late (O_NONBLOCK, where defined). */
-const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+function readFlags(): number {
+  const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = nodeFs().constants;
+  return O_RDONLY | (O_NONBLOCK ?? 0) | (O_NOFOLLOW ?? 0);
+}
 
 /**
  * Open a checked target for reading and verify the descriptor before a byte is read: a regular file
@@ -522,7 +527,7 @@ function openVerified(walked: WalkedPath, shown: string): number {
   }
   let fd: number;
   try {
-    fd = fs.openSync(walked.absolute, READ_FLAGS);
+    fd = nodeFs().openSync(walked.absolute, readFlags());
   } catch {
     throw new PathGuardError("unreadable", `Cannot open ${shown}`, shown);
   }
@@ -530,7 +535,7 @@ function openVerified(walked: WalkedPath, shown: string): number {
     verifyOpenedSync(fd, walked.folders, walked.absolute, expected, shown);
     return fd;
   } catch (error) {
-    fs.closeSync(fd);
+    nodeFs().closeSync(fd);
     throw error;
   }
 }
@@ -547,9 +552,9 @@ export function verifyOpenedSync(
   expected: Identity | null,
   shown: string,
 ): Identity {
-  let opened: fs.Stats;
+  let opened: NodeStats;
   try {
-    opened = fs.fstatSync(fd);
+    opened = nodeFs().fstatSync(fd);
   } catch {
     throw new PathGuardError("unreadable", `Cannot inspect ${shown}`, shown);
   }

@@ -26,7 +26,7 @@
  * @module
  */
 
-import * as fs from "node:fs";
+import { loadNodeFs, nodeFs } from "./node_fs.ts";
 import { basename, dirname, join } from "node:path";
 import { CONFIG_MAX_BYTES } from "../../config/json5.ts";
 import {
@@ -113,6 +113,8 @@ export async function checkWriteTarget(
   path: string,
   rules: WriteRules,
 ): Promise<WriteTarget> {
+  // The write that follows is synchronous from its first check to its last system call: load node:fs now.
+  await loadNodeFs();
   let walked: WalkedPath;
   try {
     walked = await root.walk(path);
@@ -208,8 +210,10 @@ export interface WriteOptions {
 /** Mode of folders created with `createDirs` (before the umask). */
 export const CREATED_FOLDER_MODE = 0o755;
 
-const CREATE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL |
-  (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+function createFlags(): number {
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NONBLOCK, O_NOFOLLOW } = nodeFs().constants;
+  return O_WRONLY | O_CREAT | O_EXCL | (O_NONBLOCK ?? 0) | (O_NOFOLLOW ?? 0);
+}
 
 /**
  * Write `bytes` to a target that passed {@link checkWriteTarget}, enforcing the size cap and the
@@ -218,16 +222,13 @@ const CREATE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants
  * {@link WriteRefusedError} whose message names only root-relative paths; on any failure the target is
  * left as it was and no temporary file is left behind.
  */
-export function writeChecked(
+export async function writeChecked(
   target: WriteTarget,
   bytes: Uint8Array,
   options: WriteOptions,
 ): Promise<"created" | "updated"> {
-  try {
-    return Promise.resolve(writeCheckedSync(target, bytes, options));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  await loadNodeFs(); // already loaded by checkWriteTarget; the write itself stays one synchronous step
+  return writeCheckedSync(target, bytes, options);
 }
 
 /** {@link writeChecked}, synchronously (every check next to the system call it guards). */
@@ -296,7 +297,7 @@ function createFolders(walked: WalkedPath, folders: { path: string; id: Identity
     let placed = false;
     try {
       id = identityOfFd(fd);
-      if (id === null || !fs.fstatSync(fd).isDirectory()) changed();
+      if (id === null || !nodeFs().fstatSync(fd).isDirectory()) changed();
       if (!foldersUnchangedSync(folders) || !isFolder(temp, id) || !foldersUnchangedSync(folders)) changed();
       try {
         Deno.renameSync(temp, folder);
@@ -313,19 +314,21 @@ function createFolders(walked: WalkedPath, folders: { path: string; id: Identity
       folders.push({ path: folder, id });
     } finally {
       if (!placed) discardFolder(fd, temp, id);
-      fs.closeSync(fd);
+      nodeFs().closeSync(fd);
     }
   }
 }
 
-const DIRECTORY_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) |
-  (fs.constants.O_NONBLOCK ?? 0);
+function directoryFlags(): number {
+  const { O_RDONLY, O_DIRECTORY, O_NONBLOCK } = nodeFs().constants;
+  return O_RDONLY | (O_DIRECTORY ?? 0) | (O_NONBLOCK ?? 0);
+}
 
 /** Open the folder we just made by its random name (retried: a swap may hide it for a moment). */
 function openDirectory(path: string): number | null {
   for (let attempt = 0; attempt < DISCARD_ATTEMPTS; attempt++) {
     try {
-      return fs.openSync(path, DIRECTORY_FLAGS);
+      return nodeFs().openSync(path, directoryFlags());
     } catch {
       // hidden by a swap for now
     }
@@ -347,7 +350,7 @@ function isFolder(path: string, id: Identity): boolean {
 function discardFolder(fd: number, path: string, id: Identity | null): void {
   for (let attempt = 0; attempt < DISCARD_ATTEMPTS; attempt++) {
     try {
-      if (fs.fstatSync(fd).nlink === 0) return;
+      if (nodeFs().fstatSync(fd).nlink === 0) return;
     } catch {
       return;
     }
@@ -393,7 +396,7 @@ function createTemp(
   const path = tempName(target);
   let fd: number;
   try {
-    fd = fs.openSync(path, CREATE_FLAGS, mode);
+    fd = nodeFs().openSync(path, createFlags(), mode);
   } catch (error) {
     refuse("io", `Cannot create a temporary file beside ${shown} (${osCode(error)})`, shown);
   }
@@ -423,7 +426,7 @@ function discardTemp(temp: { fd: number; path: string; id: Identity | null }, re
     for (let attempt = 0; attempt < DISCARD_ATTEMPTS; attempt++) {
       let links: number;
       try {
-        links = fs.fstatSync(temp.fd).nlink;
+        links = nodeFs().fstatSync(temp.fd).nlink;
       } catch {
         break;
       }
@@ -439,7 +442,7 @@ function discardTemp(temp: { fd: number; path: string; id: Identity | null }, re
     }
   } finally {
     try {
-      fs.closeSync(temp.fd);
+      nodeFs().closeSync(temp.fd);
     } catch {
       // already closed
     }
@@ -448,7 +451,7 @@ function discardTemp(temp: { fd: number; path: string; id: Identity | null }, re
 
 function identityOfFd(fd: number): Identity | null {
   try {
-    const info = fs.fstatSync(fd);
+    const info = nodeFs().fstatSync(fd);
     return { dev: info.dev ?? null, ino: info.ino ?? null };
   } catch {
     return null;
@@ -457,9 +460,9 @@ function identityOfFd(fd: number): Identity | null {
 
 function fillTemp(temp: Temp, bytes: Uint8Array, mode: number | null, shown: string): void {
   try {
-    if (mode !== null && Deno.build.os !== "windows") fs.fchmodSync(temp.fd, mode);
-    for (let at = 0; at < bytes.length;) at += fs.writeSync(temp.fd, bytes, at, bytes.length - at);
-    fs.fsyncSync(temp.fd);
+    if (mode !== null && Deno.build.os !== "windows") nodeFs().fchmodSync(temp.fd, mode);
+    for (let at = 0; at < bytes.length;) at += nodeFs().writeSync(temp.fd, bytes, at, bytes.length - at);
+    nodeFs().fsyncSync(temp.fd);
   } catch (error) {
     discardTemp(temp);
     refuse("io", `Cannot write the temporary file beside ${shown} (${osCode(error)})`, shown);
@@ -548,7 +551,7 @@ function replaceSync(
   } finally {
     if (renamed) {
       try {
-        fs.closeSync(temp.fd);
+        nodeFs().closeSync(temp.fd);
       } catch {
         // already closed
       }
