@@ -46,7 +46,9 @@ class CsvRowWriter implements RowWriter {
         decimalSeparator: template.csvDecimalSeparatorOut,
       },
       this.#queue.push,
-      { bufferSize: 256 * 1024 },
+      // Larger than what the rows of one 256 KiB input chunk usually become, so a drain is one piece
+      // (several pieces were concatenated into a fresh array only to be copied again by the output).
+      { bufferSize: 1024 * 1024 },
     );
   }
   writeHeader(columns: readonly string[]): void {
