@@ -57,8 +57,9 @@ export function directSpec(direct: ToolDirect): DirectSpec {
 }
 
 /**
- * The tool result of a finished job: its text, `isError`, and for bxp_validate the verdict beside the
- * annotated config as structured content.
+ * The tool result of a finished job as an object: its text, `isError`, and for bxp_validate the verdict
+ * beside the annotated config as structured content. The reference form: answers are sent as
+ * {@link resultJson}, which must serialise exactly as this does (the tests hold the two together).
  *
  * @example
  * ```ts

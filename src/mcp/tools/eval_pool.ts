@@ -185,8 +185,9 @@ export class EvalPool {
   }
 
   /**
-   * Run `job`; `signal` (the call's cancellation) terminates it. With `direct`, the worker may write the
-   * answer to stdout itself and the job settles with {@link EvalAnswered}.
+   * Run `job`: at once on this thread when it is within the inline bounds, else on a worker, which `signal`
+   * (the call's cancellation) terminates. With `direct`, the worker may write the answer to stdout itself
+   * and the job settles with {@link EvalAnswered}.
    */
   run(job: EvalJob, signal: AbortSignal, direct?: DirectRequest): Promise<EvalResult> {
     if (signal.aborted) return Promise.resolve({ stopped: "aborted", detail: "cancelled" });
