@@ -28,6 +28,7 @@ import {
   removeQuietly,
 } from "./bench/files.ts";
 import { benchMcp, type McpResult } from "./bench/mcp.ts";
+import { measureInlineBounds, renderInlineBoundsSection } from "./bench/inline_bounds.ts";
 import { benchBrowser, renderBrowserSection } from "./bench/browser.ts";
 import { benchRay, renderRaySection } from "./bench/ray.ts";
 import { renderMcpHttpSection, runMcpHttpBench } from "./bench/mcp_http.ts";
@@ -372,6 +373,11 @@ async function main(): Promise<void> {
     exprRates = measureExpressionRates({ rows: 20_000, cols: 16, minMs: values.quick ? 500 : 1500 });
   }
   const mcp = selected("mcp") ? await runMcpSection(denoJson) : null;
+  let inlineBounds = null;
+  if (selected("mcp")) {
+    progress("bxp-mcp: calls answered inline, stressed to their bounds (in process)");
+    inlineBounds = measureInlineBounds();
+  }
   const browser = selected("browser") && (only !== undefined || !values.quick)
     ? await benchBrowser({ root: ROOT, benchDir: BENCH_DIR, denoJson, progress })
     : null;
@@ -397,13 +403,15 @@ async function main(): Promise<void> {
       : "polling /proc/<pid>/status VmHWM",
     containers,
   };
-  const report = renderReport(run) + (browser === null ? "" : renderBrowserSection(browser)) +
+  const report = renderReport(run) +
+    (inlineBounds === null ? "" : `${renderInlineBoundsSection(inlineBounds).join("\n")}\n`) +
+    (browser === null ? "" : renderBrowserSection(browser)) +
     (mcpHttp === null ? "" : `\n${renderMcpHttpSection(mcpHttp).join("\n")}`) +
     (ray === null ? "" : renderRaySection(ray));
   await Deno.writeTextFile(`${BENCH_DIR}/latest.md`, report);
   await Deno.writeTextFile(
     `${BENCH_DIR}/latest.json`,
-    JSON.stringify({ ...run, mcpHttp, browser, ray, goals: checkGoals(run) }, null, 2),
+    JSON.stringify({ ...run, inlineBounds, mcpHttp, browser, ray, goals: checkGoals(run) }, null, 2),
   );
   console.log(report);
   progress(`done in ${run.totalSeconds.toFixed(0)} s; report in .bench/latest.md`);
