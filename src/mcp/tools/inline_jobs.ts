@@ -20,9 +20,10 @@
  * partial result is discarded and it runs on a worker as before, with the full budget and the time
  * limit. Since evaluation is pure, the answer is the same wherever it was computed.
  *
- * What that bound comes to: a typical call takes tens of microseconds; the slowest inputs built to
+ * What that bound comes to: a typical call takes 20-150 µs; the slowest inputs built to
  * stress each bound (a 16 Ki config with 900 findings, 2000 nested calls over 1000-character values,
- * REPLACE scans up to the spend limit) took 5-30 ms each on the two-core bench machine.
+ * REPLACE scans up to the spend limit) took 2-40 ms each on the two-core bench machine (`deno task bench
+ * --only mcp` times them).
  *
  * @example
  * ```ts
