@@ -521,13 +521,14 @@ function readFlags(): number {
  * descriptor closed) otherwise.
  */
 function openVerified(walked: WalkedPath, shown: string): number {
+  const fs = nodeFs(); // outside the try below: read before loadNodeFs() is a bug to report, not a refusal
   const expected = identityOf(walked.target as Deno.FileInfo);
   if (!foldersUnchangedSync(walked.folders)) {
     throw new PathGuardError("changed", `A folder on the way changed while opening ${shown}`, shown);
   }
   let fd: number;
   try {
-    fd = nodeFs().openSync(walked.absolute, readFlags());
+    fd = fs.openSync(walked.absolute, readFlags());
   } catch {
     throw new PathGuardError("unreadable", `Cannot open ${shown}`, shown);
   }
@@ -535,7 +536,7 @@ function openVerified(walked: WalkedPath, shown: string): number {
     verifyOpenedSync(fd, walked.folders, walked.absolute, expected, shown);
     return fd;
   } catch (error) {
-    nodeFs().closeSync(fd);
+    fs.closeSync(fd);
     throw error;
   }
 }

@@ -237,6 +237,7 @@ export function writeCheckedSync(
   bytes: Uint8Array,
   options: WriteOptions,
 ): "created" | "updated" {
+  nodeFs(); // checkWriteTarget loaded it; before that this is a bug to report, not a refused write
   const { walked } = target;
   const shown = displayPath(walked.relative);
   if (bytes.length > options.rules.maxBytes) {
