@@ -9,6 +9,7 @@
  */
 
 import { toCallToolResult, type ToolResult } from "../protocol/tool_result.ts";
+import { utf8Length } from "../protocol/answer_budget.ts";
 import type { JsonSchema } from "./schemas.ts";
 
 /** The budget of a call that names none: room for the whole of bxp_docs twice over. */
@@ -45,23 +46,8 @@ export function budgetOf(args: Record<string, unknown>): number {
   return typeof value === "number" ? value : DEFAULT_MAX_BYTES;
 }
 
-/** UTF-8 length of a string without encoding it. */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+/** UTF-8 length of a string without encoding it (the protocol's answer-budget count). */
+export { utf8Length };
 
 /**
  * The size in bytes of the `tools/call` result `result` becomes (content plus any structured copy), or a

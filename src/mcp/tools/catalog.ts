@@ -19,7 +19,7 @@ import { checkArguments } from "./arg_check.ts";
 import { answerBytes, budgetOf, overBudget, withMaxBytes } from "./budget.ts";
 import { docsAnswer } from "./docs_filter.ts";
 import type { EvalJob } from "./eval_jobs.ts";
-import { directSpec, resultJson, type ToolDirect } from "./eval_answer.ts";
+import { directSpec, resultJson } from "./eval_answer.ts";
 import { EVAL_TIME_LIMIT_MS, sharedEvalPool } from "./eval_pool.ts";
 import {
   BATCH_SCHEMA,
@@ -76,12 +76,11 @@ const TIME_LIMIT_NOTE = "A small request is answered at once; a larger or costli
  */
 async function evaluate(job: EvalJob, call: BxpCall, context: ToolContext): Promise<ToolResult> {
   const pool = context.evalPool ?? sharedEvalPool();
-  // Registration completes the protocol's offer with the entry's budget (see registerBxpTools).
-  const direct = call.direct as ToolDirect | null | undefined;
+  const direct = call.direct;
   const outcome = await pool.run(
     job,
     call.signal,
-    direct ? { spec: directSpec(direct), watch: direct.watch } : undefined,
+    direct ? { spec: directSpec(direct, call), watch: direct.watch } : undefined,
   );
   if ("answered" in outcome) return { text: "", answered: true };
   if ("stopped" in outcome) {
@@ -380,15 +379,8 @@ export function registerBxpTools(
         const checked = checkArguments(inputSchema, rawArgs, tool.aliases);
         if (!checked.ok) return call.fail(checked.message);
         const budget = budgetOf(checked.args);
-        // A direct answer (written by an evaluation worker) needs the entry's budget rules too.
-        const toolCall: BxpCall = {
-          ...call,
-          budget,
-          allowStructured: tool.allowStructured,
-          direct: call.direct
-            ? { ...call.direct, budget, allowStructured: tool.allowStructured } as ToolDirect
-            : call.direct,
-        };
+        // The entry's answer terms travel with the call (a direct answer written by a worker needs them too).
+        const toolCall: BxpCall = { ...call, budget, allowStructured: tool.allowStructured };
         // The budget always reaches the tool, so one that can trim itself (bxp_simulate) knows it.
         const result = await tool.run({ ...checked.args, max_bytes: budget }, toolCall, bound);
         if (result.answered) return result; // already written, within the budget

@@ -16,7 +16,7 @@
 
 import { resultLine } from "../protocol/jsonrpc.ts";
 import { utf8Length } from "../protocol/answer_budget.ts";
-import { singleJsonObject, structuredJson, type ToolResult } from "../protocol/tool_result.ts";
+import { structuredJson } from "../protocol/tool_result.ts";
 import type { DirectAnswer } from "../protocol/server.ts";
 import type { EvalOutcome } from "./eval_jobs.ts";
 
@@ -34,53 +34,25 @@ export interface DirectSpec {
   outputLock: Int32Array;
 }
 
-/**
- * A call's direct answer as catalog handlers see it: the protocol's offer plus what the answer needs from
- * the catalog entry (registration adds these).
- */
-export interface ToolDirect extends DirectAnswer {
-  /** The call's `max_bytes` budget. */
-  readonly budget: number;
-  /** The entry's `allowStructured`. */
-  readonly allowStructured: boolean;
-}
-
-/** The plain-data part of `direct` that travels to the worker. */
-export function directSpec(direct: ToolDirect): DirectSpec {
+/** The plain-data part of a call's direct-answer offer that travels to the worker, with the entry's terms. */
+export function directSpec(
+  direct: DirectAnswer,
+  terms: { readonly budget: number; readonly allowStructured: boolean },
+): DirectSpec {
   return {
     idJson: direct.idJson,
     maxLineBytes: direct.maxLineBytes,
-    budget: direct.budget,
-    allowStructured: direct.allowStructured,
+    budget: terms.budget,
+    allowStructured: terms.allowStructured,
     outputLock: direct.outputLock,
   };
 }
 
 /**
- * The tool result of a finished job as an object: its text, `isError`, and for bxp_validate the verdict
- * beside the annotated config as structured content. The reference form: answers are sent as
- * {@link resultJson}, which must serialise exactly as this does (the tests hold the two together).
- *
- * @example
- * ```ts
- * outcomeResult({ text: '{"ok":true,"value":"3"}' }); // { text: '{"ok":true,"value":"3"}' }
- * ```
- */
-export function outcomeResult(outcome: EvalOutcome): ToolResult {
-  const result: ToolResult = { text: outcome.text };
-  if (outcome.isError) result.isError = true;
-  if (outcome.verdict !== undefined) {
-    const annotated = singleJsonObject(outcome.text) ?? JSON.parse(outcome.text);
-    result.structured = { ...outcome.verdict, annotated };
-  }
-  return result;
-}
-
-/**
- * The `tools/call` result JSON of `outcome`, byte for byte
- * `JSON.stringify(toCallToolResult(outcomeResult(outcome), allowStructured))`, built by splicing: the
- * annotated config bxp_validate answers is usually already compact, canonical JSON and is then copied,
- * not parsed into objects and printed again.
+ * The `tools/call` result JSON of `outcome`, byte for byte what `JSON.stringify(toCallToolResult(...))`
+ * prints for its text, `isError` and (for bxp_validate) the verdict beside the annotated config as
+ * structured content, built by splicing: the annotated config bxp_validate answers is usually already
+ * compact, canonical JSON and is then copied, not parsed into objects and printed again.
  *
  * @example
  * ```ts

@@ -7,9 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { CLAIM_REVOKED, EvalPool, type EvalStop } from "../../../src/mcp/tools/eval_pool.ts";
-import { directAnswerLine, outcomeResult, resultJson } from "../../../src/mcp/tools/eval_answer.ts";
+import { directAnswerLine, resultJson } from "../../../src/mcp/tools/eval_answer.ts";
 import { type EvalJob, type EvalOutcome, runEvalJob } from "../../../src/mcp/tools/eval_jobs.ts";
-import { toCallToolResult } from "../../../src/mcp/protocol/tool_result.ts";
+import {
+  singleJsonObject,
+  toCallToolResult,
+  type ToolResult,
+} from "../../../src/mcp/protocol/tool_result.ts";
 import { resultResponse, toWireId } from "../../../src/mcp/protocol/jsonrpc.ts";
 import { ServerProcess } from "../_support/server_process.ts";
 import {
@@ -21,6 +25,20 @@ import {
 } from "../../../src/mcp/protocol/output_lock.ts";
 
 const CLAIM_WORKER = new URL("./_claim_worker.ts", import.meta.url);
+
+/**
+ * The reference form the spliced answers must serialise as: the outcome as a tool result object, with
+ * bxp_validate's verdict beside the annotated config as structured content.
+ */
+function outcomeResult(outcome: EvalOutcome): ToolResult {
+  const result: ToolResult = { text: outcome.text };
+  if (outcome.isError) result.isError = true;
+  if (outcome.verdict !== undefined) {
+    const annotated = singleJsonObject(outcome.text) ?? JSON.parse(outcome.text);
+    result.structured = { ...outcome.verdict, annotated };
+  }
+  return result;
+}
 const job = (expr: string): EvalJob => ({ kind: "eval", expr, headers: null, fields: null });
 const spec = {
   idJson: "1",
