@@ -22,25 +22,33 @@ function costlyBatch(): Record<string, unknown> {
 
 const indexOf = (server: ServerProcess, id: number) => server.messages.findIndex((m: Wire) => m.id === id);
 
+/** Initialize, then one cheap evaluation (answered inline: the pool's workers start only when needed). */
+async function initializeAndEval(server: ServerProcess): Promise<void> {
+  await server.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { capabilities: {} } });
+  await server.response(1);
+  await server.call(2, "bxp_eval", { expr: "1 + 2" });
+  assert.equal(JSON.parse((await server.response(2)).result.content[0].text).value, "3");
+}
+
+/** Send `batch` as call 10 and a ping as 11: the ping is answered first, the batch by the time limit. */
+async function stoppedWhilePinging(server: ServerProcess, batch: Record<string, unknown>): Promise<void> {
+  await server.call(10, "bxp_eval_batch", batch);
+  await server.send({ jsonrpc: "2.0", id: 11, method: "ping" });
+  assert.deepEqual((await server.response(11)).result, {});
+  const stopped = (await server.response(10, 120_000)).result;
+  assert.ok(indexOf(server, 11) < indexOf(server, 10), "ping was answered while the batch ran");
+  assert.equal(stopped.isError, true);
+  assert.match(
+    stopped.content[0].text,
+    /^error: bxp_eval_batch stopped: the evaluation ran past its 5 s time limit/,
+  );
+}
+
 Deno.test("a runaway evaluation answers a time-limit failure while ping, cancellation and later calls still work", async () => {
   const server = await ServerProcess.start();
   try {
-    await server.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { capabilities: {} } });
-    await server.response(1);
-    // Warm: the first evaluation waits for the pool's workers.
-    await server.call(2, "bxp_eval", { expr: "1 + 2" });
-    assert.equal(JSON.parse((await server.response(2)).result.content[0].text).value, "3");
-
-    await server.call(10, "bxp_eval_batch", costlyBatch());
-    await server.send({ jsonrpc: "2.0", id: 11, method: "ping" });
-    assert.deepEqual((await server.response(11)).result, {});
-    const stopped = (await server.response(10, 120_000)).result;
-    assert.ok(indexOf(server, 11) < indexOf(server, 10), "ping was answered while the batch ran");
-    assert.equal(stopped.isError, true);
-    assert.match(
-      stopped.content[0].text,
-      /^error: bxp_eval_batch stopped: the evaluation ran past its 5 s time limit/,
-    );
+    await initializeAndEval(server);
+    await stoppedWhilePinging(server, costlyBatch());
 
     // Two cancelled runaway calls would hold both workers for minutes if cancelling did not stop them.
     await server.call(20, "bxp_eval_batch", costlyBatch());
@@ -83,16 +91,8 @@ function smallCostlyBatch(): Record<string, unknown> {
 Deno.test("a small request that turns out costly leaves the session thread and meets the time limit", async () => {
   const server = await ServerProcess.start();
   try {
-    await server.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { capabilities: {} } });
-    await server.response(1);
-    await server.call(2, "bxp_eval", { expr: "1 + 2" }); // answered inline, at once
-    assert.equal(JSON.parse((await server.response(2)).result.content[0].text).value, "3");
-    await server.call(10, "bxp_eval_batch", smallCostlyBatch());
-    await server.send({ jsonrpc: "2.0", id: 11, method: "ping" });
-    assert.deepEqual((await server.response(11)).result, {});
-    const stopped = (await server.response(10, 120_000)).result;
-    assert.ok(indexOf(server, 11) < indexOf(server, 10), "ping was answered while the batch ran");
-    assert.match(stopped.content[0].text, /^error: bxp_eval_batch stopped: the evaluation ran past its 5 s/);
+    await initializeAndEval(server);
+    await stoppedWhilePinging(server, smallCostlyBatch());
     assert.equal(await server.close(), 0);
   } finally {
     await server.dispose();
