@@ -17,6 +17,8 @@
  * @module
  */
 
+import { utf8Length } from "../util/utf8.ts";
+
 /** bxp's config read cap (`CONFIG_MAX_FILE_SIZE` = 1024 * 1024 bytes). */
 export const CONFIG_MAX_BYTES = 1024 * 1024;
 
@@ -77,22 +79,6 @@ class Json5SyntaxError extends Error {
   constructor(readonly detail: Json5Error) {
     super(detail.message);
   }
-}
-
-/** UTF-8 byte length of a JS string (a lone surrogate counts 3 bytes, as the encoder's U+FFFD does). */
-export function utf8Length(text: string): number {
-  let n = 0;
-  const end = text.length;
-  for (let i = 0; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < end && isLowSurrogate(text.charCodeAt(i + 1))) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }
 
 function isLowSurrogate(c: number): boolean {

@@ -12,7 +12,8 @@
  */
 
 import { type Diagnostic, joinPath, templatePath } from "./diagnostic.ts";
-import { getMember, type JsonNode, utf8Length, valueTagName } from "./json5.ts";
+import { getMember, type JsonNode, valueTagName } from "./json5.ts";
+import { utf8Length } from "../util/utf8.ts";
 import { schemaEntry } from "./schema.ts";
 import type { NamedMaps, PrePassBlock, QuoteStyle, RowRule, TemplateConfig } from "./types.ts";
 

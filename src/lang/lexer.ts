@@ -23,6 +23,7 @@
  */
 
 import { ExprError } from "./errors.ts";
+import { utf8Length } from "../util/utf8.ts";
 
 /** Token kinds; operators are their own text. */
 export type TokenKind =
@@ -68,13 +69,6 @@ function unitBytes(s: string, i: number): number {
   if (c >= 0xd800 && c <= 0xdbff) return 4;
   if (c >= 0xdc00 && c <= 0xdfff) return 0;
   return 3;
-}
-
-/** UTF-8 byte length of a JS string. */
-export function utf8Length(s: string): number {
-  let bytes = 0;
-  for (let i = 0; i < s.length; i++) bytes += unitBytes(s, i);
-  return bytes;
 }
 
 function isIdentStart(c: number): boolean {

@@ -32,6 +32,8 @@
  * @module
  */
 
+import { utf8Length } from "../util/utf8.ts";
+
 /** The magic number, read as a little-endian u32. */
 export const BXTB_MAGIC = 0x42545842;
 
@@ -172,24 +174,6 @@ const encoder = new TextEncoder();
 const TWO_32 = 2 ** 32;
 /** Pieces at least this large are handed to the sink by {@link BxtbWriter.appendRaw} without a copy. */
 const DIRECT_APPEND_BYTES = 16 * 1024;
-/**
- * Exact UTF-8 length of `s` as `TextEncoder` writes it: a surrogate pair is 4 bytes, a lone surrogate
- * becomes U+FFFD (3 bytes).
- */
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
-
 function freshChunk(size: number): Uint8Array {
   return new Uint8Array(size);
 }

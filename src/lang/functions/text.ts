@@ -5,7 +5,7 @@
  */
 
 import { fromInt } from "../decimal.ts";
-import { utf8Length } from "../lexer.ts";
+import { utf8Length } from "../../util/utf8.ts";
 import type { EagerImpl } from "../spec.ts";
 import { toNumber, type Value } from "../value.ts";
 import { clampInt, intArg, isAscii, trimWs, utf8Bytes, utf8Decode, utf8Slice } from "./shared.ts";

@@ -7,6 +7,7 @@
  */
 
 import type { BxtbFrame } from "../../trace/bxtb.ts";
+import { utf8Length } from "../../util/utf8.ts";
 
 /** Samples kept per trace category; counts stay exact (a big run must not bloat the response). */
 export const MAX_TRACE_SAMPLE = 200;
@@ -379,8 +380,6 @@ export function buildReport(facts: RunFacts, sampleRows: number): Report {
 function cutSample<T>(category: TraceCategory<T>, n: number): TraceCategory<T> {
   return { count: category.count, sample: category.sample.slice(0, n) };
 }
-
-const utf8Length = (text: string) => new TextEncoder().encode(text).length;
 
 /** Bytes of the answer: the structured JSON and the text summary. */
 export function answerBytes(report: Report): number {

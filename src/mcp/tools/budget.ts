@@ -9,7 +9,7 @@
  */
 
 import { toCallToolResult, type ToolResult } from "../protocol/tool_result.ts";
-import { utf8Length } from "../protocol/answer_budget.ts";
+import { utf8Length } from "../../util/utf8.ts";
 import type { JsonSchema } from "./schemas.ts";
 
 /** The budget of a call that names none: room for the whole of bxp_docs twice over. */
@@ -45,9 +45,6 @@ export function budgetOf(args: Record<string, unknown>): number {
   const value = args.max_bytes;
   return typeof value === "number" ? value : DEFAULT_MAX_BYTES;
 }
-
-/** UTF-8 length of a string without encoding it (the protocol's answer-budget count). */
-export { utf8Length };
 
 /**
  * The size in bytes of the `tools/call` result `result` becomes (content plus any structured copy), or a

@@ -15,7 +15,7 @@
  */
 
 import { resultLine } from "../protocol/jsonrpc.ts";
-import { utf8Length } from "../protocol/answer_budget.ts";
+import { utf8Length } from "../../util/utf8.ts";
 import { structuredJson } from "../protocol/tool_result.ts";
 import type { DirectAnswer } from "../protocol/server.ts";
 import type { EvalOutcome } from "./eval_jobs.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { ClientRoots, McpServer, PeerRequestError, serveStdio } from "../../../src/mcp/protocol/mod.ts";
 import { readRoots } from "../../../src/mcp/protocol/roots.ts";
-import { utf8Length } from "../../../src/mcp/protocol/answer_budget.ts";
+import { utf8Length } from "../../../src/util/utf8.ts";
 import { collector, fakeStdin, request, toolCall, waitUntil, type Wire } from "./_test_tools.ts";
 
 /** A server whose server-initiated output is captured. */

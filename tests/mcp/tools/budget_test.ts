@@ -4,22 +4,9 @@ import {
   DEFAULT_MAX_BYTES,
   MAX_BYTES_PROP,
   overBudget,
-  utf8Length,
   withMaxBytes,
 } from "../../../src/mcp/tools/budget.ts";
 import { toCallToolResult } from "../../../src/mcp/protocol/tool_result.ts";
-
-Deno.test("utf8Length counts UTF-8 bytes, surrogate pairs as four and lone surrogates as three", () => {
-  for (const text of ["", "abc", "café", "€", "😀", "a😀b", "\ud800", "x\udc00y"]) {
-    const expected = text.includes("\ud800") || text.includes("\udc00")
-      ? [...text].reduce(
-        (n, c) => n + (/[\ud800-\udfff]/.test(c) ? 3 : new TextEncoder().encode(c).length),
-        0,
-      )
-      : new TextEncoder().encode(text).length;
-    assert.equal(utf8Length(text), expected, JSON.stringify(text));
-  }
-});
 
 Deno.test("answerBytes is the wire size of the result once it could be over the budget", () => {
   const result = { text: '{"ok":true,"value":"' + "é".repeat(1000) + '"}' };
