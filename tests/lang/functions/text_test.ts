@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { splitPartImpl } from "../../../src/lang/functions/text.ts";
+import { lenImpl, lpadImpl, splitPartImpl } from "../../../src/lang/functions/text.ts";
 import { emptyContext } from "../../../src/lang/context.ts";
 import { fromInt } from "../../../src/lang/decimal.ts";
 import { Rng } from "../_generators.ts";
@@ -15,4 +15,12 @@ Deno.test("SPLIT_PART counts parts in JS numbers without changing any answer, hu
     const want = n <= BigInt(parts.length) ? parts[Number(n) - 1] : "";
     assert.equal(splitPartImpl([s, delim, fromInt(n)], ctx), want, JSON.stringify([s, delim, String(n)]));
   }
+});
+
+Deno.test("a lone surrogate is the three bytes of U+FFFD to LEN and LPAD alike", () => {
+  const ctx = emptyContext();
+  assert.equal(lenImpl(["a\ud800"], ctx), fromInt(4));
+  assert.equal(lenImpl(["\udc00b"], ctx), fromInt(4));
+  const padded = lpadImpl(["\ud800", fromInt(5), "x"], ctx) as string;
+  assert.equal(padded, "xx\ufffd", "the pad fills exactly the bytes the text does not, with no NUL");
 });
