@@ -211,7 +211,6 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
           name: filename,
           trace,
           reporter,
-          outputs: plan.outputSlots.length,
           dateChecks: plan.dateChecks.length,
           onProgress: run.progress === null ? undefined : (records, offset) => {
             run.progress!.records = progressBase.records + records;

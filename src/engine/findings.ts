@@ -126,8 +126,9 @@ export function fileFindings(o: FileOutcome): Finding[] {
   }
   if (o.rowsWritten > 0) {
     const designed = emptyByDesign(o.plan);
+    const filled = new Set(tally.filled);
     o.plan.outputHeaders.forEach((header, i) => {
-      if (tally.filled[i] || designed[i]) return;
+      if (filled.has(i) || designed[i]) return;
       out.push({
         code: "empty_column",
         template,

@@ -73,7 +73,12 @@ export class RowEvaluator {
   /** The output row being assembled: base values plus the rule row's overrides. */
   readonly #row: string[];
   readonly #values: string[];
-  /** Output columns not yet seen non-empty (the per-row check stops once all are). */
+  /**
+   * Output columns this evaluator has seen non-empty, over every block it served (1 = seen); the tally lists
+   * each once. The per-row check stops once all are.
+   */
+  readonly #seenFilled: Uint8Array;
+  /** Output columns not yet seen non-empty. */
   #unfilled: number;
   /** The output delimiter, checked in values only while csv_text_quote_out is none; else null. */
   readonly #bareDelimiter: string | null;
@@ -127,7 +132,8 @@ export class RowEvaluator {
     this.#base = new Array(plan.slotNames.length).fill("");
     this.#row = new Array(plan.slotNames.length).fill("");
     this.#values = new Array(plan.outputSlots.length).fill("");
-    this.tally = newTally(plan.outputSlots.length, plan.dateChecks.length);
+    this.tally = newTally(plan.dateChecks.length);
+    this.#seenFilled = new Uint8Array(plan.outputSlots.length);
     this.#unfilled = plan.outputSlots.length;
     const t = plan.template;
     this.#bareDelimiter = t.fileTypeOut !== "json" && t.csvTextQuoteOut === "none" ? t.csvDelimiterOut : null;
@@ -177,16 +183,16 @@ export class RowEvaluator {
   }
 
   /**
-   * Starts counting afresh (rows written, expression errors, the tally and its filled columns) so one
-   * evaluator can serve block after block of a file: each block reports its own counts, merged later in
-   * block order. Building an evaluator costs arrays the size of the template; a wide one cut into blocks of
-   * a few lines made that most of the garbage.
+   * Starts counting afresh (rows written, expression errors, the tally) so one evaluator can serve block
+   * after block of a file: each block reports its own counts, merged later in block order. Building an
+   * evaluator costs arrays the size of the template; a wide one cut into blocks of a few lines made that
+   * most of the garbage. Filled columns are not forgotten: a block lists only those this evaluator had not
+   * seen filled before, and the merged tally is the same.
    */
   resetCounts(): void {
     this.rowsWritten = 0;
     this.exprErrors = 0;
-    this.tally = newTally(this.#plan.outputSlots.length, this.#plan.dateChecks.length);
-    this.#unfilled = this.#plan.outputSlots.length;
+    this.tally = newTally(this.#plan.dateChecks.length);
   }
 
   /**
@@ -496,10 +502,11 @@ export class RowEvaluator {
   }
 
   #markFilled(values: readonly string[], start: Int32Array | null, end: Int32Array | null): void {
-    const filled = this.tally.filled;
+    const seen = this.#seenFilled;
     for (let i = 0; i < values.length; i++) {
-      if (!filled[i] && (values[i] !== "" || (start !== null && start[i] >= 0 && end![i] > start[i]))) {
-        filled[i] = true;
+      if (seen[i] === 0 && (values[i] !== "" || (start !== null && start[i] >= 0 && end![i] > start[i]))) {
+        seen[i] = 1;
+        this.tally.filled.push(i);
         this.#unfilled--;
       }
     }

@@ -31,21 +31,26 @@ export interface RowTally {
   ruleSkip: number;
   /** Rows dropped by the filename date filter. */
   dateFilter: number;
-  /** Per output column: some written row had a non-empty value. */
-  filled: boolean[];
+  /**
+   * Output columns (by index) in which some written row had a non-empty value. An evaluator lists a column
+   * once, the first time it sees it filled, so a block's tally usually lists none (a wide template's
+   * per-block array of flags was most of what a parallel run's main thread kept); a merged tally may list
+   * a column once per evaluator.
+   */
+  filled: number[];
   /** The first value holding the output delimiter or a line break while csv_text_quote_out is none. */
   unquoted: { column: number; record: number } | null;
   /** Per {@link DateCheck}, in plan order. */
   dates: { converted: number; emptied: number; sample: string }[];
 }
 
-/** A fresh tally for a plan with `outputs` columns and `dateChecks` watched variables. */
-export function newTally(outputs: number, dateChecks: number): RowTally {
+/** A fresh tally for a plan with `dateChecks` watched variables. */
+export function newTally(dateChecks: number): RowTally {
   return {
     noRuleMatch: 0,
     ruleSkip: 0,
     dateFilter: 0,
-    filled: new Array(outputs).fill(false),
+    filled: [],
     unquoted: null,
     dates: Array.from({ length: dateChecks }, () => ({ converted: 0, emptied: 0, sample: "" })),
   };
@@ -56,7 +61,7 @@ export function mergeTally(into: RowTally, other: RowTally): void {
   into.noRuleMatch += other.noRuleMatch;
   into.ruleSkip += other.ruleSkip;
   into.dateFilter += other.dateFilter;
-  for (let i = 0; i < into.filled.length; i++) into.filled[i] ||= other.filled[i] ?? false;
+  for (const column of other.filled) into.filled.push(column);
   into.unquoted ??= other.unquoted;
   into.dates.forEach((d, i) => {
     const o = other.dates[i];

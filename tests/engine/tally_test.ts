@@ -16,20 +16,20 @@ Deno.test("only a whole-expression DATE_CONVERT is watched, and its input argume
 });
 
 Deno.test("tallies merge in block order: counts add, the first unquoted value and sample win", () => {
-  const a = newTally(2, 1);
-  const b = newTally(2, 1);
+  const a = newTally(1);
+  const b = newTally(1);
   a.noRuleMatch = 1;
   b.noRuleMatch = 2;
   b.dateFilter = 3;
-  b.filled[1] = true;
+  b.filled.push(1);
   b.unquoted = { column: 1, record: 9 };
   b.dates[0] = { converted: 0, emptied: 4, sample: "x" };
   mergeTally(a, b);
   assert.equal(a.noRuleMatch, 3);
   assert.equal(a.dateFilter, 3);
-  assert.deepEqual(a.filled, [false, true]);
+  assert.deepEqual(a.filled, [1]);
   assert.deepEqual(a.unquoted, { column: 1, record: 9 });
-  const c = newTally(2, 1);
+  const c = newTally(1);
   c.unquoted = { column: 0, record: 20 };
   c.dates[0] = { converted: 1, emptied: 0, sample: "" };
   mergeTally(a, c);

@@ -163,7 +163,7 @@ export async function convertPiece(
     rows_written: 0,
     expr_errors: 0,
     unbalanced_quotes: 0,
-    tally: newTally(plan.outputSlots.length, plan.dateChecks.length),
+    tally: newTally(plan.dateChecks.length),
   };
   for await (const block of lineBlocks(chunks, facts.name)) {
     const r = session.run({

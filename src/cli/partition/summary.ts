@@ -149,7 +149,7 @@ export function summarize(
     for (const w of facts.typos) reporter.warning(w);
     if (facts.typos.length > 0) stats.warnings++;
 
-    const tally = newTally(plan.outputSlots.length, plan.dateChecks.length);
+    const tally = newTally(plan.dateChecks.length);
     let records = 0;
     let rowsWritten = 0;
     let exprErrors = 0;

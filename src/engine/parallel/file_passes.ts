@@ -32,8 +32,7 @@ export interface ParallelSetup {
   readonly context: FileContext;
   readonly trace: TraceSink;
   readonly reporter: Reporter;
-  /** Output columns and watched date variables, to size the tally. */
-  readonly outputs: number;
+  /** Watched date variables, to size the tally. */
   readonly dateChecks: number;
   /**
    * The output's `write` copies what it is given (see `EngineFs.writesCopy`), so a block's output buffer can
@@ -170,7 +169,7 @@ export async function parallelMainPass(
     rowsWritten: 0,
     exprErrors: 0,
     unbalancedQuotes: 0,
-    tally: newTally(setup.outputs, setup.dateChecks),
+    tally: newTally(setup.dateChecks),
   };
   setup.pool.setFile({ ...setup.context, lookups });
   await forEachResult(setup, "main", async (r, endOffset) => {

@@ -138,7 +138,7 @@ for (const fileTypeOut of ["csv", "json"] as const) {
       let baseRecord = 0;
       let written = 0;
       let errors = 0;
-      const tally = newTally(plan.outputSlots.length, plan.dateChecks.length);
+      const tally = newTally(plan.dateChecks.length);
       for (let i = 0; i + 1 < cuts.length; i++) {
         const bytes = csv.slice(cuts[i], cuts[i + 1]);
         const r = session.run({
