@@ -10,7 +10,13 @@
  * @module
  */
 
-import { type CompiledExpr, compileExpression, fieldReads } from "../lang/mod.ts";
+import {
+  type CompiledExpr,
+  compileExpression,
+  compileWithReads,
+  type FieldReads,
+  fieldReads,
+} from "../lang/mod.ts";
 import type { TemplateConfig } from "../config/model.ts";
 import { type DateCheck, planDateChecks } from "./tally.ts";
 
@@ -104,12 +110,29 @@ class Slots {
   }
 }
 
-function planVars(entries: readonly (readonly [string, string])[], slots: Slots): PlannedVar[] {
+/**
+ * The fields each main-pass expression reads, by source, noted while compiling it (one parse for both);
+ * kept only while planning.
+ */
+type ReadsBySource = Map<string, FieldReads>;
+
+function compileNoting(source: string, reads: ReadsBySource | null): CompiledExpr {
+  if (reads === null) return compileExpression(source);
+  const compiled = compileWithReads(source);
+  reads.set(source, compiled.reads);
+  return compiled.expr;
+}
+
+function planVars(
+  entries: readonly (readonly [string, string])[],
+  slots: Slots,
+  reads: ReadsBySource | null,
+): PlannedVar[] {
   return entries.map(([name, source]) => ({
     name,
     slot: slots.of(name),
     source,
-    expr: compileExpression(source),
+    expr: compileNoting(source, reads),
   }));
 }
 
@@ -117,20 +140,22 @@ function planVars(entries: readonly (readonly [string, string])[], slots: Slots)
 function planFieldReads(
   inputVars: readonly PlannedVar[],
   others: readonly string[],
+  noted: ReadsBySource,
 ): { verbatimColumns: (string | null)[]; readColumns: string[] | null; readsRecordNumber: boolean } {
+  const fieldReadsOf = (src: string) => noted.get(src) ?? fieldReads(src);
   const writers = new Map<number, number>();
   for (const v of inputVars) writers.set(v.slot, (writers.get(v.slot) ?? 0) + 1);
   const read = new Set<string>();
   let positional = false;
   let readsRecordNumber = false;
   const note = (src: string) => {
-    const r = fieldReads(src);
+    const r = fieldReadsOf(src);
     positional ||= r.positional;
     readsRecordNumber ||= r.recordNumber;
     for (const c of r.columns) read.add(c);
   };
   const verbatimColumns = inputVars.map((v) => {
-    const r = fieldReads(v.source);
+    const r = fieldReadsOf(v.source);
     if (r.column !== null && v.name !== DATE_VAR && v.name !== ACTION_VAR && writers.get(v.slot) === 1) {
       return r.column;
     }
@@ -159,13 +184,14 @@ export function planTemplate(
   const slots = new Slots();
   const dateSlot = slots.of(DATE_VAR);
   const actionSlot = slots.of(ACTION_VAR);
-  const inputVars = planVars(template.inputSchema, slots);
+  const noted: ReadsBySource = new Map();
+  const inputVars = planVars(template.inputSchema, slots, noted);
   const inputNames = new Set(inputVars.map((v) => v.name));
   const rules: PlannedRule[] = (template.rowRules ?? []).map((rule) => {
-    const rows = rule.rows.map((row) => planVars(row, slots));
+    const rows = rule.rows.map((row) => planVars(row, slots, noted));
     return {
       whenSource: rule.when,
-      when: compileExpression(rule.when),
+      when: compileNoting(rule.when, noted),
       rows,
       skip: skipSet(rows, inputNames),
       plain: rows.length === 1 && rows[0].length === 0,
@@ -177,7 +203,7 @@ export function planTemplate(
     when: compileExpression(block.when),
     keySource: block.key,
     key: compileExpression(block.key),
-    values: planVars(block.values, new Slots()),
+    values: planVars(block.values, new Slots(), null),
   }));
   const dateChecks = planDateChecks(inputVars);
   const others: string[] = dateChecks.map((c) => c.input.source);
@@ -202,7 +228,7 @@ export function planTemplate(
     dateSlot,
     actionSlot,
     dateChecks,
-    ...planFieldReads(inputVars, others),
+    ...planFieldReads(inputVars, others, noted),
   };
 }
 

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { walk } from "./ast.ts";
+import { type Node, walk } from "./ast.ts";
 import { parseExpression } from "./parser.ts";
 
 /** What an expression reads from the record. */
@@ -29,8 +29,15 @@ export interface FieldReads {
 
 /** The fields `src` reads; throws `ExprError` when it does not parse. */
 export function fieldReads(src: string): FieldReads {
+  return readsOfTree(parseExpression(src));
+}
+
+/**
+ * {@link fieldReads} of an expression already parsed (null: the empty expression), so a caller that
+ * compiles it too parses it once.
+ */
+export function readsOfTree(ast: Node | null): FieldReads {
   const reads: FieldReads = { columns: [], positional: false, column: null, recordNumber: false };
-  const ast = parseExpression(src);
   if (ast === null) return reads;
   if (ast.kind === "field") reads.column = ast.name;
   walk(ast, (n) => {

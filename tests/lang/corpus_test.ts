@@ -5,7 +5,13 @@
 
 import { NEEDS_CONFORMANCE } from "../_support/conformance.ts";
 import assert from "node:assert/strict";
-import { validateExpression } from "../../src/lang/mod.ts";
+import {
+  compileExpression,
+  compileWithReads,
+  emptyContext,
+  fieldReads,
+  validateExpression,
+} from "../../src/lang/mod.ts";
 
 const corpusUrl = new URL("../../../shared/conformance/scripts/test-06-expr-corpus.txt", import.meta.url);
 
@@ -46,3 +52,35 @@ Deno.test("expression corpus", NEEDS_CONFORMANCE, async (t) => {
     });
   }
 });
+
+Deno.test(
+  "compileWithReads: one parse gives fieldReads' answer and compileExpression's error",
+  NEEDS_CONFORMANCE,
+  () => {
+    const outcome = (run: () => unknown) => {
+      try {
+        return { value: run() };
+      } catch (e) {
+        return { error: (e as Error).message };
+      }
+    };
+    const extra = ["", "[A]", " [A] ", "[A] & FIELDS(2)", "IF(RECORD_NUM() > 1, [B], [A] & [A])", "1 + 2"];
+    for (const src of [...readCorpus().map((c) => c.expr), ...extra]) {
+      const both = outcome(() => compileWithReads(src));
+      const reads = outcome(() => fieldReads(src));
+      const compiled = outcome(() => compileExpression(src));
+      if ("error" in compiled) {
+        assert.deepEqual(both, compiled, src);
+        continue;
+      }
+      const { expr, reads: got } = both.value as ReturnType<typeof compileWithReads>;
+      assert.deepEqual(got, (reads as { value: unknown }).value, src);
+      if (/\b(RAND|NOW)\s*\(/i.test(src)) continue; // a different value each time
+      assert.deepEqual(
+        outcome(() => expr.evaluate(emptyContext())),
+        outcome(() => (compiled.value as ReturnType<typeof compileExpression>).evaluate(emptyContext())),
+        src,
+      );
+    }
+  },
+);
