@@ -16,6 +16,7 @@ import type { TemplateConfig } from "../../config/model.ts";
 import type { EngineFs, StagedOutput } from "../host.ts";
 import { memberChunks } from "./member_stream.ts";
 import type { ContainerThreads } from "./threads.ts";
+import { collectGarbageHint } from "../gc_hint.ts";
 
 /** What {@link extractWorkbook} needs. */
 export interface ExtractRequest {
@@ -46,6 +47,7 @@ export async function extractWorkbook(req: ExtractRequest): Promise<void> {
       if (out === "exists") continue; // not asked for (non-exclusive)
       try {
         await writeSheet(file, workbook, path, entry, spec.headerRow, out, req.threads);
+        collectGarbageHint(); // the sheet's dead pieces go before the conversion allocates its buffers
         await out.commit();
       } catch (err) {
         await out.abort().catch(() => {});

@@ -13,6 +13,7 @@
 
 import { memberInflateStream } from "../../formats/zip/member_inflater.ts";
 import type { InflateRequest, InflateResponse } from "./protocol.ts";
+import { collectGarbageHint } from "../gc_hint.ts";
 
 const REQUEST_TYPES = new Set<string>(["ping", "open", "chunk", "close"]);
 
@@ -50,6 +51,7 @@ export function inflateService(
       writers.delete(id);
       readers.delete(id);
       post({ type: "end", id });
+      collectGarbageHint(); // this member's dead pieces go before the thread's next work
     } catch (err) {
       fail(id, err);
     }

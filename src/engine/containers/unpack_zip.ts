@@ -15,6 +15,7 @@ import { planArchive, unpackFailure, type ZipInputOptions, type ZipPlanMember } 
 import type { EngineFs, StagedOutput } from "../host.ts";
 import { memberChunks } from "./member_stream.ts";
 import type { ContainerThreads } from "./threads.ts";
+import { collectGarbageHint } from "../gc_hint.ts";
 
 /** What {@link unpackArchive} needs. */
 export interface UnpackRequest {
@@ -76,6 +77,8 @@ export async function unpackArchive(req: UnpackRequest): Promise<number> {
       }
     };
     await Promise.all(Array.from({ length: Math.min(pool.size, todo.length) }, lane));
+    collectGarbageHint(); // the dead pieces go before the conversion allocates its buffers
+
     if (failure !== null) throw failure;
     for (let i = 0; i < staged.length; i++) {
       await staged[i]?.commit();
