@@ -32,10 +32,9 @@ export interface RowTally {
   /** Rows dropped by the filename date filter. */
   dateFilter: number;
   /**
-   * Output columns (by index) in which some written row had a non-empty value. An evaluator lists a column
-   * once, the first time it sees it filled, so a block's tally usually lists none (a wide template's
-   * per-block array of flags was most of what a parallel run's main thread kept); a merged tally may list
-   * a column once per evaluator.
+   * Output columns (by index, each at most once) in which some written row had a non-empty value. An
+   * evaluator lists a column the first time it sees it filled, so a block's tally usually lists none (a
+   * wide template's per-block array of flags was most of what a parallel run's main thread kept).
    */
   filled: number[];
   /** The first value holding the output delimiter or a line break while csv_text_quote_out is none. */
@@ -61,7 +60,10 @@ export function mergeTally(into: RowTally, other: RowTally): void {
   into.noRuleMatch += other.noRuleMatch;
   into.ruleSkip += other.ruleSkip;
   into.dateFilter += other.dateFilter;
-  for (const column of other.filled) into.filled.push(column);
+  if (other.filled.length > 0) {
+    const known = new Set(into.filled);
+    for (const column of other.filled) if (!known.has(column)) into.filled.push(column);
+  }
   into.unquoted ??= other.unquoted;
   into.dates.forEach((d, i) => {
     const o = other.dates[i];

@@ -35,6 +35,10 @@ Deno.test("tallies merge in block order: counts add, the first unquoted value an
   mergeTally(a, c);
   assert.deepEqual(a.unquoted, { column: 1, record: 9 });
   assert.deepEqual(a.dates[0], { converted: 1, emptied: 4, sample: "x" });
+  const d = newTally(1);
+  d.filled.push(0, 1); // another evaluator saw column 1 filled too
+  mergeTally(a, d);
+  assert.deepEqual(a.filled, [1, 0], "each column once, in the order first seen");
 });
 
 const template = (patternIn: string, patternOut: string, combined = false) =>
