@@ -109,56 +109,72 @@ function typesOf(schema: JsonSchema): string[] {
   return Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : [];
 }
 
-/** The first problem with `value` against `schema`, named by `where`, or null. */
-function checkValue(schema: JsonSchema, value: unknown, where: string): string | null {
+/**
+ * Where a value sits in the arguments: an argument's name, or one step (an array index, a member name)
+ * below another place. Spelled out only for a message, so checking a long array or a large map builds no
+ * string per item.
+ */
+type Where = string | { readonly parent: Where; readonly step: number | string };
+
+/** `rows[3]`, `maps.listings`, ... (member names clipped). */
+function whereText(where: Where): string {
+  if (typeof where === "string") return where;
+  const parent = whereText(where.parent);
+  return typeof where.step === "number" ? `${parent}[${where.step}]` : `${parent}.${clip(where.step)}`;
+}
+
+/** The first problem with `value` against `schema`, at `at`, or null. */
+function checkValue(schema: JsonSchema, value: unknown, at: Where): string | null {
   const types = typesOf(schema);
   if (types.length > 0 && !types.some((type) => matchesType(type, value))) {
     // A bare null inside a structure is its own kind; top-level nulls never reach here.
-    return `expected ${describe(schema)} for '${where}', got ${kindOf(value)}`;
+    return `expected ${describe(schema)} for '${whereText(at)}', got ${kindOf(value)}`;
   }
   if (Array.isArray(schema.enum) && !schema.enum.includes(value)) {
     const valid = schema.enum.map((v) => JSON.stringify(v));
     const hint = typeof value === "string" && value.length <= MAX_ECHO
       ? closestName(value, schema.enum.filter((v): v is string => typeof v === "string"))
       : null;
-    return `'${where}' must be one of ${valid.join(", ")}, got ${quote(value)}${
+    return `'${whereText(at)}' must be one of ${valid.join(", ")}, got ${quote(value)}${
       hint === null ? "" : ` (did you mean "${hint}"?)`
     }`;
   }
   if (typeof value === "number") {
     if (typeof schema.minimum === "number" && value < schema.minimum) {
-      return `'${where}' must be at least ${schema.minimum}, got ${value}`;
+      return `'${whereText(at)}' must be at least ${schema.minimum}, got ${value}`;
     }
     if (typeof schema.maximum === "number" && value > schema.maximum) {
-      return `'${where}' must be at most ${schema.maximum}, got ${value}`;
+      return `'${whereText(at)}' must be at most ${schema.maximum}, got ${value}`;
     }
   }
   if (Array.isArray(value) && typeof schema.items === "object" && schema.items !== null) {
     const items = schema.items as JsonSchema;
     for (let i = 0; i < value.length; i++) {
-      const problem = checkValue(items, value[i], `${where}[${i}]`);
+      const problem = checkValue(items, value[i], { parent: at, step: i });
       if (problem !== null) return problem;
     }
   }
-  if (kindOf(value) === "object") return checkMembers(schema, value as Record<string, unknown>, where);
+  if (kindOf(value) === "object") return checkMembers(schema, value as Record<string, unknown>, at);
   return null;
 }
 
-function checkMembers(schema: JsonSchema, value: Record<string, unknown>, where: string): string | null {
+function checkMembers(schema: JsonSchema, value: Record<string, unknown>, at: Where): string | null {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const extra = schema.additionalProperties;
   for (const name of (schema.required ?? []) as string[]) {
-    if (!Object.hasOwn(value, name)) return `missing '${where}.${name}'`;
+    if (!Object.hasOwn(value, name)) return `missing '${whereText(at)}.${name}'`;
   }
-  for (const [name, member] of Object.entries(value)) {
-    const inner = `${where}.${clip(name)}`;
+  for (const name in value) {
+    if (!Object.hasOwn(value, name)) continue;
+    const member = value[name];
     if (Object.hasOwn(properties, name)) {
-      const problem = checkValue(properties[name], member, inner);
+      const problem = checkValue(properties[name], member, { parent: at, step: name });
       if (problem !== null) return problem;
     } else if (extra === false) {
-      return `unknown member '${inner}'; '${where}' takes: ${Object.keys(properties).join(", ")}`;
+      const inner = whereText({ parent: at, step: name });
+      return `unknown member '${inner}'; '${whereText(at)}' takes: ${Object.keys(properties).join(", ")}`;
     } else if (typeof extra === "object" && extra !== null) {
-      const problem = checkValue(extra as JsonSchema, member, inner);
+      const problem = checkValue(extra as JsonSchema, member, { parent: at, step: name });
       if (problem !== null) return problem;
     }
   }

@@ -76,3 +76,34 @@ Deno.test("an argument named __proto__ is an unknown argument, never a prototype
   assert.equal(Object.getPrototypeOf(loose.args), Object.prototype);
   assert.equal((loose.args as Record<string, unknown>).n, undefined);
 });
+
+Deno.test("deep places are spelled out in full: indexes, member names (clipped), unknown members", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      grid: { type: "array", items: { type: "array", items: { type: "string" } } },
+      spec: {
+        type: "object",
+        properties: { mode: { enum: ["a", "b"] } },
+        additionalProperties: { type: "object", additionalProperties: { type: "integer", minimum: 0 } },
+      },
+      strict: { type: "object", properties: { x: { type: "string" } }, additionalProperties: false },
+    },
+  };
+  const problem = (args: Record<string, unknown>) => {
+    const checked = checkArguments(schema, args);
+    return checked.ok ? null : checked.message;
+  };
+  assert.equal(problem({ grid: [["a"], ["b", "c", 3]] }), "expected a string for 'grid[1][2]', got number");
+  const long = "k".repeat(80);
+  assert.equal(
+    problem({ spec: { [long]: { n: -1 } } }),
+    `'spec.${"k".repeat(64)}....n' must be at least 0, got -1`,
+  );
+  assert.equal(
+    problem({ spec: { mode: "c" } }),
+    `'spec.mode' must be one of "a", "b", got "c" (did you mean "a"?)`,
+  );
+  assert.equal(problem({ strict: { y: "1" } }), "unknown member 'strict.y'; 'strict' takes: x");
+  assert.equal(problem({ grid: [["a"]], spec: { mode: "a", w: { n: 2 } }, strict: { x: "1" } }), null);
+});
