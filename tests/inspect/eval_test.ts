@@ -297,3 +297,27 @@ Deno.test("bxp_validate: a $variable in an expression gets a $err_ marker at tha
   assert.match(schema[marker].message, /expression in \$keep: unexpected character '\$' at pos 12/);
   assert.deepEqual([schema[marker].off, schema[marker].len], [11, 1]);
 });
+
+Deno.test("evalExpr: an expression tried on row after row answers each row (a compiled one is reused)", () => {
+  const src = "IF([Qty] > 10, 'bulk', 'single') & ':' & DATE_CONVERT([Date], 'DD.MM.YYYY', 'YYYY-MM-DD')";
+  const headers = ["Qty", "Date"];
+  for (let i = 0; i < 40; i++) {
+    // Past the date converter's own memo threshold, so its per-value memo is exercised across calls too.
+    const day = String((i % 28) + 1).padStart(2, "0");
+    const qty = String(i);
+    const want = `${i > 10 ? "bulk" : "single"}:2024-03-${day}`;
+    assert.equal(evalExpr(src, headers, [qty, `${day}.03.2024`]), `{"ok":true,"value":"${want}"}`);
+  }
+  // A failing row does not poison the next call, nor a failing expression the next evaluation of it.
+  assert.match(evalExpr("[Qty] * 2", ["Qty"], ["x"]), /"ok":false/);
+  assert.equal(evalExpr("[Qty] * 2", ["Qty"], ["4"]), '{"ok":true,"value":"8"}');
+  for (let i = 0; i < 2; i++) assert.match(evalExpr("UPPER("), /"ok":false/);
+});
+
+Deno.test("evalExpr: NOW() is read at each evaluation of a reused expression", async () => {
+  const before = evalExpr("NOW()");
+  await new Promise((resolve) => setTimeout(resolve, 1100)); // NOW() has a resolution of one second
+  const after = evalExpr("NOW()");
+  assert.match(before, /"ok":true/);
+  assert.notEqual(after, before);
+});
