@@ -3,30 +3,12 @@
  * @module
  */
 
-import { expressionFacts, FUNCTIONS, spendLimitHit, suggestName, validateExpression } from "../lang/mod.ts";
+import { expressionFacts, FUNCTIONS, memoBySource, suggestName, validateExpression } from "../lang/mod.ts";
 import type { ExprFactsView, ExprTools } from "./check_exprs.ts";
 
 const FUNCTION_NAMES = FUNCTIONS.map((f) => f.name);
 
-/**
- * Answers per expression text, shared across validations: one validation asks several times about the same
- * expression, and agents validate the same config again and again. Bounded; answers are frozen data. An
- * answer computed under a spend limit that was hit is not kept: it may be that limit's error, not the
- * expression's (see `withinSpendLimit`).
- */
-function memo<T>(compute: (src: string) => T): (src: string) => T {
-  const cache = new Map<string, T>();
-  return (src) => {
-    const known = cache.get(src);
-    if (known !== undefined || cache.has(src)) return known as T;
-    const value = compute(src);
-    if (spendLimitHit()) return value;
-    if (cache.size >= MEMO_ENTRIES) cache.clear();
-    cache.set(src, value);
-    return value;
-  };
-}
-
+/** Expression answers kept across validations (see `memoBySource`); answers are frozen data. */
 const MEMO_ENTRIES = 2048;
 
 function deepFreeze<T>(value: T): T {
@@ -53,10 +35,10 @@ function facts(src: string): ExprFactsView | null {
 
 /** Expression services for config validation, backed by the real language. */
 export const langExprTools: ExprTools = {
-  validate: memo((src) => {
+  validate: memoBySource((src) => {
     const e = validateExpression(src);
     return deepFreeze(e ? { error: e.error, detail: e.detail, off: e.off, len: e.len } : null);
-  }),
-  facts: memo((src) => deepFreeze(facts(src))),
+  }, MEMO_ENTRIES),
+  facts: memoBySource((src) => deepFreeze(facts(src)), MEMO_ENTRIES),
   suggestFunction: (name) => suggestName(name, FUNCTION_NAMES),
 };

@@ -14,7 +14,6 @@
 import { zigJsonString } from "../config/emit.ts";
 import {
   type CallTrace,
-  type CompiledExpr,
   compileExpression,
   emptyContext,
   type EvalContext,
@@ -22,7 +21,7 @@ import {
   lastEvaluationWork,
   type LookupTables,
   MAX_EVAL_WORK,
-  spendLimitHit,
+  memoBySource,
   validateExpression,
 } from "../lang/mod.ts";
 
@@ -96,30 +95,14 @@ function evaluate(src: string, ctx: EvalContext): string {
   return compiled(src).evaluate(ctx);
 }
 
-/** Recently compiled expressions, by source (see {@link compiled}). */
-const recentlyCompiled = new Map<string, CompiledExpr>();
-/** Compiled expressions kept; the memo starts afresh when full. */
-const COMPILED_ENTRIES = 256;
-/** Longest source kept (so the memo holds at most 256 × 4 Ki characters of source and their closures). */
-const COMPILED_MAX_SOURCE = 4096;
-
 /**
  * `src` compiled, or the same text's compiled expression from a recent call: an agent tries one
  * expression on row after row, and compiling it was about a third of a one-row `bxp_eval`. Reuse changes
  * no answer: a compiled expression holds only what its text determines (NOW and RAND run at evaluation,
- * as in a conversion, where one compiled expression serves every row). Not kept: a compilation that
- * failed (it throws), or one made under a spend limit that was hit (see `withinSpendLimit`).
+ * as in a conversion, where one compiled expression serves every row). At most 256 are kept, of sources up
+ * to 4 Ki characters.
  */
-function compiled(src: string): CompiledExpr {
-  const known = recentlyCompiled.get(src);
-  if (known !== undefined) return known;
-  const expr = compileExpression(src);
-  if (src.length <= COMPILED_MAX_SOURCE && !spendLimitHit()) {
-    if (recentlyCompiled.size >= COMPILED_ENTRIES) recentlyCompiled.clear();
-    recentlyCompiled.set(src, expr);
-  }
-  return expr;
-}
+const compiled = memoBySource(compileExpression, 256, 4096);
 
 /**
  * Named maps and pre_pass tables an evaluation may read, in {@link evalBatch}'s request shapes:

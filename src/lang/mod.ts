@@ -36,6 +36,7 @@ export {
   withinSpendLimit,
 } from "./budget.ts";
 export { type FunctionDoc, type LanguageDocs, languageDocs } from "./docs.ts";
+export { memoBySource } from "./source_memo.ts";
 export { findFunction, FUNCTIONS } from "./registry.ts";
 export type { ArgKind, ArgSpec, FunctionSpec } from "./spec.ts";
 export { suggestName } from "./suggest.ts";
