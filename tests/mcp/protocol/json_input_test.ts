@@ -80,6 +80,10 @@ Deno.test("the plain-parse fast path keeps every source digit and drops what the
     ['{"id" : 10E-1 ,"method":"ping"}', "10E-1"],
     ['{"method":"ping","id":9007199254740993}', "9007199254740993"],
     ['{"\\u0069d":1.0,"method":"ping"}', "1.0"],
+    // The key scan must look past earlier hits: a value spelt "id", a key without a number, a nested id.
+    ['{"method":"id","params":{"id":"x","_meta":{"id":5}},"id":2.50}', "2.50"],
+    ['{"params":{"note":"\\"id\\": 1"},"id"\t\r\n:\n 3.0}', "3.0"],
+    ['{"id":12,"params":{"id":"id"},"method":"ping"}', undefined],
   ];
   for (const [text, raw] of cases) {
     const parsed = parseJsonMessage(text);
