@@ -7,7 +7,6 @@
  */
 
 import { parse } from "node:path";
-import { fileURLToPath } from "node:url";
 import { VERSION } from "../version.ts";
 import { ClientRoots, DEFAULT_ROOTS_TIMEOUT_MS, McpServer } from "./protocol/mod.ts";
 import { SERVER_INSTRUCTIONS } from "./help.ts";
@@ -118,6 +117,9 @@ function clientRootResolver(
 }
 
 async function openClientRoot(uri: string): Promise<ProjectRoot | null> {
+  // Loaded on first use: many sessions never learn a root from the client, and every module a session
+  // thread loads at startup delays its first answer.
+  const { fileURLToPath } = await import("node:url");
   let path: string;
   try {
     path = fileURLToPath(uri);

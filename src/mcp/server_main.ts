@@ -21,7 +21,7 @@ import { SERVER_NAME, versionText } from "./identity.ts";
 import { logToStderr } from "./stderr_log.ts";
 import { PathGuardError, ProjectRoot } from "./security/paths.ts";
 import { cliProgramFor, netAddress, type SandboxPlan, startSandboxedWorker } from "./security/sandbox.ts";
-import { readEnvQuietly } from "./simulate/bxp_cli.ts";
+import { readEnvQuietly } from "./read_env.ts";
 import { SIM_ROOT_NAME, tempBase } from "./simulate/workspace.ts";
 
 const encoder = new TextEncoder();

@@ -27,6 +27,12 @@ Deno.test("bxp-mcp's main thread loads neither the tools nor the core (the sessi
   // Guarded reads and writes load node:fs on first use: at startup it cost each thread 60-90 ms.
   assert.ok(!workerGraph.includes("node:fs"), "the session worker loads node:fs at startup");
   assert.ok(!(await staticGraph("main.ts")).includes("node:fs"), "the main thread loads node:fs at startup");
+  // node:url is needed only to open a client's root or to find bxp-cli under `deno run`: loaded then.
+  assert.ok(!workerGraph.includes("node:url"), "the session worker loads node:url at startup");
+  assert.ok(
+    !mainGraph.some((m) => m.startsWith("src/mcp/simulate/bxp_cli")),
+    "main.ts loads the bxp-cli runner",
+  );
   for (
     const needed of ["src/mcp/session.ts", "src/mcp/help.ts", "src/mcp/tools/catalog.ts", "src/lang/mod.ts"]
   ) {

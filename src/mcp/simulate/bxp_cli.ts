@@ -6,7 +6,6 @@
  */
 
 import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ENTRY_MODULES, entryPointFlags } from "../../distribution/entry_points.ts";
 import { type Captured, MAX_CAPTURE_BYTES, readCapped } from "./capture.ts";
 import { type CliProgress, StderrFilter } from "./progress.ts";
@@ -77,6 +76,9 @@ export function denoCliHost(): CliHost {
 export async function resolveBxpCli(host: CliHost): Promise<CliCommand> {
   const exe = basename(host.execPath).toLowerCase();
   if (exe === "deno" || exe === "deno.exe") {
+    // Loaded here, not at startup: only `deno run` needs it, and every module a session thread loads at
+    // startup delays its first answer.
+    const { fileURLToPath } = await import("node:url");
     if (host.repoRoot.protocol !== "file:") {
       throw new CliNotFoundError("cannot locate the bxp-cli entry of this checkout", host.repoRoot.href);
     }
@@ -117,18 +119,6 @@ export function childEnvironment(
     if (value !== undefined) env[name] = value;
   }
   return env;
-}
-
-/**
- * An environment variable, or undefined when unset or when this process may not read it (the bxp-mcp
- * task grants only the temp-folder variables; the rest are simply not passed on).
- */
-export function readEnvQuietly(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

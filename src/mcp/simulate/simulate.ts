@@ -21,12 +21,12 @@ import {
   type CliCommand,
   CliNotFoundError,
   denoCliHost,
-  readEnvQuietly,
   resolveBxpCli,
   runCli,
   withHeapCap,
 } from "./bxp_cli.ts";
 import { capturedText } from "./capture.ts";
+import { readEnvQuietly } from "../read_env.ts";
 import { acquireAll, Gate } from "./gate.ts";
 import { MonotonicProgress } from "./progress.ts";
 import { folderBytes, listOutputs, readFindings, readOutputs, readTrace } from "./readback.ts";
