@@ -23,7 +23,7 @@
  */
 
 import { ExprError } from "./errors.ts";
-import { utf8Length } from "../util/utf8.ts";
+import { utf8Length, utf8UnitBytes } from "../util/utf8.ts";
 
 /** Token kinds; operators are their own text. */
 export type TokenKind =
@@ -60,16 +60,6 @@ export interface Token {
 
 /** Longest accepted expression source, in bytes; longer input is refused as `ExpressionTooLong`. */
 export const MAX_SOURCE_BYTES = 100_000;
-
-/** UTF-8 length of the UTF-16 unit at `i` (surrogate pairs count 4 on the high half, 0 on the low). */
-function unitBytes(s: string, i: number): number {
-  const c = s.charCodeAt(i);
-  if (c < 0x80) return 1;
-  if (c < 0x800) return 2;
-  if (c >= 0xd800 && c <= 0xdbff) return 4;
-  if (c >= 0xdc00 && c <= 0xdfff) return 0;
-  return 3;
-}
 
 function isIdentStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
@@ -117,7 +107,7 @@ export function tokenize(src: string): Token[] {
       }
       let j = i + 1;
       let bytes = 1;
-      while (j < n && src.charCodeAt(j) !== 39) bytes += unitBytes(src, j++);
+      while (j < n && src.charCodeAt(j) !== 39) bytes += utf8UnitBytes(src, j++);
       const text = src.slice(i + 1, j);
       // A lone ' ending the source reads as an empty string, as in bxp: `''''` is the output quote
       // followed by one, a real-world spelling bxp's corpus accepts. Text swallowed to the end is refused.
@@ -141,7 +131,7 @@ export function tokenize(src: string): Token[] {
     if (c === 91) { // [
       let j = i + 1;
       let bytes = 1;
-      while (j < n && src.charCodeAt(j) !== 93) bytes += unitBytes(src, j++);
+      while (j < n && src.charCodeAt(j) !== 93) bytes += utf8UnitBytes(src, j++);
       const text = src.slice(i + 1, j);
       if (j >= n) {
         throw new ExprError(
@@ -249,5 +239,5 @@ function unexpectedChar(src: string, i: number, byte: number): ExprError {
         `repeat the expression that computes ${name}, or use the column it comes from (e.g. [Column])`
       : " — expressions see columns, not variables; write a column as [Column]";
   }
-  return new ExprError("UnexpectedChar", detail, byte, Math.max(1, unitBytes(src, i)));
+  return new ExprError("UnexpectedChar", detail, byte, Math.max(1, utf8UnitBytes(src, i)));
 }

@@ -32,3 +32,24 @@ export function utf8Length(text: string): number {
   }
   return bytes;
 }
+
+/**
+ * Bytes the UTF-16 unit at `i` adds to {@link utf8Length}'s count, so that summing it over a prefix gives
+ * the prefix's exact byte offset: a pair's high half carries its 4 bytes and its low half 0; a lone
+ * surrogate, either half, the 3 bytes of U+FFFD.
+ *
+ * @example
+ * ```ts
+ * utf8UnitBytes("😀", 0); // 4
+ * utf8UnitBytes("😀", 1); // 0
+ * utf8UnitBytes("\udc00", 0); // 3
+ * ```
+ */
+export function utf8UnitBytes(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 0x80) return 1;
+  if (c < 0x800) return 2;
+  if ((c & 0xfc00) === 0xd800) return (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 4 : 3;
+  if ((c & 0xfc00) === 0xdc00) return i > 0 && (text.charCodeAt(i - 1) & 0xfc00) === 0xd800 ? 0 : 3;
+  return 3;
+}

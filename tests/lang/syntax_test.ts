@@ -14,6 +14,27 @@ Deno.test("lexer: byte spans, strings without escapes, the ''' token", () => {
   assert.throws(() => tokenize("1\t+ 1"), /UnexpectedChar/);
 });
 
+Deno.test("lexer: byte spans count a lone surrogate as the 3 bytes of U+FFFD, a pair as 4", () => {
+  // Offsets are UTF-8 bytes of the source as TextEncoder writes it: a client's encoder gives the same.
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+  for (const inner of ["\ud800", "\udc00", "\udc00\ud800", "a\ud83d\ude00b", "\ud800\ud83d\ude00"]) {
+    const src = `'${inner}' & [${inner}] & 1`;
+    const spans = tokenize(src).map((t) => [t.kind, t.off, t.len]);
+    const str = 2 + bytes(inner);
+    assert.deepEqual(spans, [
+      ["str", 0, str],
+      ["&", str + 1, 1],
+      ["field", str + 3, str],
+      ["&", 2 * str + 4, 1],
+      ["num", 2 * str + 6, 1],
+      ["eof", bytes(src), 0],
+    ], JSON.stringify(inner));
+  }
+  // An unexpected character's span: a lone surrogate is one replacement character.
+  assert.deepEqual(failure(() => tokenize("'\ud83d\ude00' \udc00")).slice(0, 3), ["UnexpectedChar", 7, 3]);
+  assert.deepEqual(failure(() => tokenize("1 \ud83d\ude00")).slice(0, 3), ["UnexpectedChar", 2, 4]);
+});
+
 Deno.test("parser: chains stay flat", () => {
   const ast = parseExpression("1 + 2 + 3 - 4");
   assert.equal(ast?.kind, "chain");
