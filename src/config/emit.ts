@@ -166,8 +166,25 @@ export function fromPlain(value: unknown): OutValue {
   return { t: "string", v: String(value) };
 }
 
-/** Escape a string the way `std.json` does: only `"`, `\` and U+0000..U+001F. */
+/**
+ * Escape a string the way `std.json` does: only `"`, `\`, and U+0000..U+001F (`\n`, `\r`, `\t`, `\b`,
+ * `\f`, else `\u00xx`).
+ *
+ * @example
+ * ```ts
+ * zigJsonString('say "hi"\n'); // '"say \\"hi\\"\\n"'
+ * ```
+ */
 export function zigJsonString(s: string): string {
+  // `JSON.stringify` escapes exactly these characters the same way, and writes every other one as it is,
+  // except a lone surrogate (which it escapes and std.json does not). Without any surrogate the native
+  // call gives the same text, fast even before the JIT has optimised this code (a validation re-emits
+  // every key and value of the config).
+  return SURROGATE.test(s) ? escapedLikeZig(s) : JSON.stringify(s);
+}
+
+/** {@link zigJsonString} spelt out: the reference, and the path for text holding surrogates. */
+function escapedLikeZig(s: string): string {
   // Most strings need no escape: one char-code scan finds that without a regex call. When one does, a single
   // regex pass escapes it (a long value, such as a large eval answer, would otherwise be built from millions
   // of one-character pieces).

@@ -31,6 +31,39 @@ Deno.test("emit: numbers re-emit the way bxp's std.json does", () => {
 
 Deno.test("emit: strings escape only quote, backslash and control characters", () => {
   assert.equal(zigJsonString('a"b\\c\n\t\u0001/é\u2028'), '"a\\"b\\\\c\\n\\t\\u0001/é\u2028"');
+  // Lone surrogates stay as they are (std.json copies the bytes; JSON.stringify would escape them).
+  assert.equal(zigJsonString('\ud800"\udc00'), '"\ud800\\"\udc00"');
+  assert.equal(zigJsonString("\ud83d\ude00\u007f\u0000"), '"\ud83d\ude00\u007f\\u0000"');
+});
+
+Deno.test("emit: zigJsonString matches a character-by-character std.json escaper on any text", () => {
+  const short: Record<number, string> = {
+    8: "\\b",
+    9: "\\t",
+    10: "\\n",
+    12: "\\f",
+    13: "\\r",
+    34: '\\"',
+    92: "\\\\",
+  };
+  const reference = (text: string) => {
+    let out = '"';
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      out += short[c] ?? (c < 0x20 ? "\\u" + c.toString(16).padStart(4, "0") : text[i]);
+    }
+    return out + '"';
+  };
+  fc.assert(fc.property(fc.string({ unit: "binary" }), (text) => zigJsonString(text) === reference(text)));
+  fc.assert(
+    fc.property(
+      fc.array(fc.integer({ min: 0, max: 0xffff })),
+      (units) => {
+        const text = String.fromCharCode(...units);
+        return zigJsonString(text) === reference(text);
+      },
+    ),
+  );
 });
 
 Deno.test("emit: minified and two-space layouts", () => {
