@@ -37,8 +37,8 @@ import { suggestName } from "./suggest.ts";
 import {
   canonicalNumericString,
   normalizeDecimalSeparator,
+  numberFailure,
   toBool,
-  toNumber,
   tryToNumber,
   type Value,
   valuesEqual,
@@ -153,11 +153,10 @@ function pin(e: unknown, off: number, len: number, field?: string): unknown {
 
 function numberOf(v: Value, node: Node): bigint {
   if (typeof v === "bigint") return v;
-  try {
-    return toNumber(v);
-  } catch (e) {
-    throw pin(e, node.off, node.len, node.kind === "field" ? node.name : undefined);
-  }
+  const n = tryToNumber(v);
+  if (n !== null) return n;
+  // One throw, already pinned: catching toNumber's error to pin and rethrow it threw twice per bad value.
+  throw pin(numberFailure(v as string), node.off, node.len, node.kind === "field" ? node.name : undefined);
 }
 
 function overflow(node: Node): ExprError {

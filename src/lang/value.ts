@@ -92,11 +92,27 @@ export function toNumber(v: Value): bigint {
   if (v.length === 0) return 0n;
   const parsed = parseDecimal(v);
   if (typeof parsed === "bigint") return parsed;
-  if (parsed === OVERFLOW) throw new ExprError("NumberOutOfRange", `number out of range: "${v}"`);
+  if (parsed === OVERFLOW) throw numberFailure(v);
   if (isNonFiniteToken(v)) return 0n;
   const grouped = parseGroupedNumber(v, ",", ".");
   if (grouped !== null) return grouped;
-  throw new ExprError("NotANumber", `not a number: "${v}"`);
+  throw numberFailure(v);
+}
+
+/**
+ * The error {@link toNumber} throws for `v`, for a caller that has already seen {@link tryToNumber} give
+ * null: it throws once, with its own span, instead of catching toNumber's throw to pin and rethrow it.
+ *
+ * @example
+ * ```ts
+ * numberFailure("abc").error; // "NotANumber"
+ * numberFailure("1e300").error; // "NumberOutOfRange"
+ * ```
+ */
+export function numberFailure(v: string): ExprError {
+  return parseDecimal(v) === OVERFLOW
+    ? new ExprError("NumberOutOfRange", `number out of range: "${v}"`)
+    : new ExprError("NotANumber", `not a number: "${v}"`);
 }
 
 /** `toNumber` that answers `null` instead of throwing. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { formatDecimal, parseDecimal } from "../../src/lang/decimal.ts";
-import { canonicalNumericString } from "../../src/lang/value.ts";
+import { canonicalNumericString, numberFailure, toNumber, tryToNumber } from "../../src/lang/value.ts";
+import { ExprError } from "../../src/lang/errors.ts";
 import { EDGE_NUMBERS, numericText, Rng } from "./_generators.ts";
 
 /** The general algorithm: decide everything through the full decimal parse (no shape shortcuts). */
@@ -43,4 +44,24 @@ Deno.test("parseDecimal's unchecked-range fast path agrees with exact bigint ari
     const inRange = exact <= (1n << 127n) - 1n && exact >= -(1n << 127n);
     assert.equal(parseDecimal(s), inRange ? exact : "overflow", s);
   }
+});
+
+Deno.test("numberFailure is the error toNumber throws wherever tryToNumber gives null", () => {
+  const rng = new Rng(7);
+  const texts = ["abc", "1e300", "-1e27", "12,34,5", "1.2.3", "--1", "nan", "1 000", "0x10", ...EDGE_NUMBERS];
+  for (let i = 0; i < 2000; i++) texts.push(numericText(rng), numericText(rng) + "x");
+  for (const text of texts) {
+    if (tryToNumber(text) !== null) {
+      assert.equal(toNumber(text), tryToNumber(text), text);
+      continue;
+    }
+    const expected = numberFailure(text);
+    assert.throws(() => toNumber(text), (e: unknown) => {
+      assert.ok(e instanceof ExprError);
+      assert.deepEqual([e.error, e.detail], [expected.error, expected.detail], text);
+      return true;
+    });
+  }
+  assert.equal(numberFailure("abc").error, "NotANumber");
+  assert.equal(numberFailure("1e300").error, "NumberOutOfRange");
 });
