@@ -70,8 +70,16 @@ class LocalSlot {
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    nextTask(this.#runOne);
+    nextTask(this.#runSoon);
   }
+
+  /**
+   * Runs the block in a microtask of the macrotask, not in the macrotask's callback itself: Deno calls a
+   * timer or immediate callback in a way that makes V8 record where every exception was thrown, stack
+   * included (about 5 µs a throw, against 0.3 µs in a microtask), and an expression failing on every row
+   * throws twice a row.
+   */
+  readonly #runSoon = (): void => queueMicrotask(this.#runOne);
 
   readonly #runOne = (): void => {
     this.#scheduled = false;
