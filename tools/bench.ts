@@ -41,6 +41,7 @@ import {
   CONTAINER_POINTS,
   CONTAINER_REPEATS,
   FULL_POINTS,
+  pairedTwin,
   QUICK_POINT_IDS,
   repeatsFor,
   traceBaselineId,
@@ -119,8 +120,12 @@ function bxpCliSpec(denoJson: string, input: PreparedInput, p: BenchPoint, trace
   };
 }
 
-function failure(m: Measured, what: string): string | undefined {
-  if (m.code === 0) return undefined;
+/**
+ * Why a run failed, or undefined: bxp-cli exits 0, or 2 when it finished with warnings (an `errors` point's
+ * failing expression is one per row, by design).
+ */
+function failure(m: Measured, what: string, expectedCode = 0): string | undefined {
+  if (m.code === expectedCode) return undefined;
   return `${what} exited ${m.code}${m.stderr.trim() ? `: ${firstLine(m.stderr)}` : ""}`;
 }
 
@@ -180,7 +185,8 @@ async function runPoint(
     bxp: { wallMs: [], peakRssKb: null, outputBytes: null, traceBytes: null },
     peers: [],
   };
-  const withPeers = p.trace || p.variant !== undefined ? [] : peers;
+  // Peers compute the three expressions; none has bxp's per-row error semantics to compare with.
+  const withPeers = p.trace || p.variant !== undefined || p.mode === "errors" ? [] : peers;
   const peerRuns: PeerRuns[] = withPeers.map((peer) => ({
     name: peer.name,
     wallMs: [],
@@ -189,8 +195,9 @@ async function runPoint(
     verified: false,
   }));
   const maxRss = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
-  // A trace-on point also runs its trace-off twin before each of its runs (see PointResult.pairedOff).
-  const twin = p.trace ? { ...p, trace: false } : null;
+  // A trace-on point also runs its trace-off twin before each of its runs, an errors point its error-free
+  // twin (see PointResult.pairedOff).
+  const twin = pairedTwin(p);
   if (twin !== null) result.pairedOff = { wallMs: [], peakRssKb: null };
   try {
     // Runs are interleaved (bxp-cli, then each peer, then again) so drift on a shared machine hits all alike.
@@ -198,16 +205,17 @@ async function runPoint(
       const paired = result.pairedOff;
       if (twin !== null && paired !== undefined && paired.error === undefined) {
         const m = await runMeasured(bxpCliSpec(denoJson, input, twin, tracePath));
-        paired.error = failure(m, "bxp-cli (trace off)");
+        const label = p.trace ? "trace off" : "without errors";
+        paired.error = failure(m, `bxp-cli (${label})`);
         if (paired.error === undefined) paired.wallMs.push(m.wallMs);
         await removeQuietly(input.bxpOutputPath);
-        progress(`${p.id}: bxp-cli trace off ${paired.error ?? `${(m.wallMs / 1000).toFixed(2)} s`}`);
+        progress(`${p.id}: bxp-cli ${label} ${paired.error ?? `${(m.wallMs / 1000).toFixed(2)} s`}`);
       }
       if (result.bxp.error === undefined) {
         const sink = p.variant === "slow-sink" ? await startSlowSink(input.dir) : null;
         const m = await runMeasured(bxpCliSpec(denoJson, input, p, tracePath)).finally(() => sink?.settle());
         if (sink !== null) result.bxp.traceBytes = await sink.finished;
-        result.bxp.error = failure(m, "bxp-cli");
+        result.bxp.error = failure(m, "bxp-cli", p.mode === "errors" ? 2 : 0);
         if (result.bxp.error === undefined) {
           result.bxp.wallMs.push(m.wallMs);
           result.bxp.peakRssKb = maxRss(result.bxp.peakRssKb, m.peakRssKb);

@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../../src/config/model.ts";
 import {
+  BENCH_MODES,
   BENCH_TEMPLATE,
   benchConfig,
   benchConfigText,
+  type BenchMode,
   benchOutputColumns,
   COMPUTED_EXPRESSIONS,
+  FAILING_EXPRESSION,
 } from "../../tools/bench/config.ts";
 import { workloadChunks, workloadColumns } from "../../tools/bench/workload.ts";
 import { runBxpCli } from "../_support/processes.ts";
@@ -19,7 +22,7 @@ interface BenchTemplate {
   output_schema: Record<string, string>;
 }
 
-function template(columns: string[], mode: "3expr" | "passthrough"): BenchTemplate {
+function template(columns: string[], mode: BenchMode): BenchTemplate {
   const config = benchConfig(columns, mode) as { conversion_templates: Record<string, BenchTemplate> };
   assert.deepEqual(Object.keys(config.conversion_templates), [BENCH_TEMPLATE]);
   return config.conversion_templates[BENCH_TEMPLATE];
@@ -58,12 +61,43 @@ Deno.test("bench config: pass-through variant has no computed values", () => {
 
 Deno.test("bench config: validates with loadConfig for narrow and very wide workloads", () => {
   for (const cols of [4, 16, 1024]) {
-    for (const mode of ["3expr", "passthrough"] as const) {
+    for (const mode of BENCH_MODES) {
       const { config, diagnostics } = loadConfig(benchConfigText(workloadColumns(cols), mode), "bench.json");
       assert.deepEqual(diagnostics.filter((d) => d.severity === "error"), [], `${cols} columns, ${mode}`);
       assert.ok(config !== null, `${cols} columns, ${mode} loads`);
       assert.equal(config.templates.length, 1);
     }
+  }
+});
+
+Deno.test("bench config: the errors mode fails on every row in the numeric expression only", async () => {
+  const columns = workloadColumns(7);
+  const t = template(columns, "errors");
+  const plain = template(columns, "3expr");
+  assert.equal(t.input_schema.$category, FAILING_EXPRESSION[1]);
+  assert.deepEqual({ ...t.input_schema, $category: "" }, { ...plain.input_schema, $category: "" });
+  assert.deepEqual(t.output_schema, plain.output_schema);
+  assert.deepEqual(benchOutputColumns(columns, "errors"), benchOutputColumns(columns, "3expr"));
+  const dir = await Deno.makeTempDir({ prefix: "bxp-bench-errors-" });
+  try {
+    const decoder = new TextDecoder();
+    let input = "";
+    for (const chunk of workloadChunks({ rows: 50, cols: 7 })) input += decoder.decode(chunk);
+    await Deno.writeTextFile(`${dir}/input.in.csv`, input);
+    await Deno.writeTextFile(`${dir}/bxp-cli.json`, benchConfigText(columns, "errors"));
+    const run = await runBxpCli(["--config", `${dir}/bxp-cli.json`]);
+    // Finished with warnings (exit 2): each row's error is counted, and its cell left empty.
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr + run.stdout, /50 input_schema expression error\(s\)/);
+    const output = await Deno.readTextFile(`${dir}/input.out.csv`);
+    const rows = input.trim().split("\n").slice(1).map((l) => l.split(","));
+    const expected = [
+      benchOutputColumns(columns, "errors").join(","),
+      ...rows.map((r) => expectedRow(r).replace(/,(high|low),/, ",,")),
+    ].join("\n") + "\n";
+    assert.equal(output, expected);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 

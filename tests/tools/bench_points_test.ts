@@ -1,7 +1,21 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FULL_POINTS, point, repeatsFor, variantBaselineId } from "../../tools/bench/points.ts";
-import { type BenchRun, checkGoals, type PointResult, traceOverheads } from "../../tools/bench/report.ts";
+import {
+  FULL_POINTS,
+  pairedTwin,
+  point,
+  QUICK_POINT_IDS,
+  repeatsFor,
+  variantBaselineId,
+} from "../../tools/bench/points.ts";
+import {
+  type BenchRun,
+  checkGoals,
+  errorOverheads,
+  type PointResult,
+  renderReport,
+  traceOverheads,
+} from "../../tools/bench/report.ts";
 import { drainSlowly } from "../../tools/bench/slow_drain.ts";
 
 Deno.test("variant points have their own ids and pair with the default-mode point", () => {
@@ -132,4 +146,41 @@ Deno.test("the trace overhead compares the trace-on runs with their alternating 
   assert.equal(traceGoal({ ...base, points: [off, on] }).holds, true); // 7%, not 50%
   const { pairedOff: _, ...unpaired } = on;
   assert.equal(traceGoal({ ...base, points: [off, unpaired] }).holds, false); // falls back to the point
+});
+
+Deno.test("an errors point pairs with its error-free twin and is reported beside it", () => {
+  const errors = point(500_000, 16, "errors");
+  assert.equal(errors.id, "r500k-c16-errors");
+  // A twin differs only in what it runs (the id stays the point's, for the progress lines).
+  assert.deepEqual({ ...pairedTwin(errors), id: "" }, { ...point(500_000, 16, "3expr"), id: "" });
+  const trace = point(100_000, 16, "3expr", true);
+  assert.deepEqual({ ...pairedTwin(trace), id: "" }, { ...point(100_000, 16, "3expr"), id: "" });
+  assert.equal(pairedTwin(point(100_000, 16)), null);
+  assert.ok(FULL_POINTS.some((p) => p.id === "r500k-c16-errors"));
+  assert.ok(QUICK_POINT_IDS.includes("r100k-c16-errors"));
+  const base = {
+    startedAt: new Date(0),
+    totalSeconds: 1,
+    machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
+    quick: false,
+    peerVersions: [],
+    missingPeers: [],
+    exprRates: null,
+    mcp: null,
+    peakRssSource: "test",
+  };
+  const plain = result("r500k-c16", 2000, 120);
+  const failing = {
+    ...result("r500k-c16-errors", 2600, 120),
+    pairedOff: { wallMs: [2300, 2000, 2100], peakRssKb: null },
+  };
+  const run: BenchRun = { ...base, points: [plain, failing] };
+  assert.deepEqual(errorOverheads(run), [{ id: "r500k-c16-errors", withoutMs: 2100, withMs: 2600 }]);
+  const { pairedOff: _, ...unpaired } = failing;
+  assert.deepEqual(errorOverheads({ ...run, points: [plain, unpaired] }), [
+    { id: "r500k-c16-errors", withoutMs: 2000, withMs: 2600 },
+  ]);
+  const report = renderReport(run);
+  assert.match(report, /### An expression failing on every row against none/);
+  assert.match(report, /\| `r500k-c16-errors` \| 2\.10 \| 2\.60 \| 1\.24x \|/);
 });

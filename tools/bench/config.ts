@@ -12,8 +12,15 @@
  * @module
  */
 
-/** Which config: the three expressions plus pass-through, or pass-through only (isolates expression cost). */
-export type BenchMode = "3expr" | "passthrough";
+/**
+ * Which config: the three expressions plus pass-through, pass-through only (isolates expression cost), or
+ * the three expressions with the numeric one reading a text column, so it fails on every row (the error
+ * path of messy data: each row's error is counted and its cell written empty).
+ */
+export type BenchMode = "3expr" | "passthrough" | "errors";
+
+/** Every mode, each with its config file beside the input. */
+export const BENCH_MODES: readonly BenchMode[] = ["3expr", "passthrough", "errors"];
 
 /** The template id in every bench config. */
 export const BENCH_TEMPLATE = "bench";
@@ -30,20 +37,31 @@ export const COMPUTED_EXPRESSIONS: ReadonlyArray<readonly [name: string, expr: s
   ["full_label", "[id] & '-' & [name] & '-' & [date]"],
 ];
 
+/** The `errors` mode's numeric expression: `name` holds text (`name17`), so every row fails NotANumber. */
+export const FAILING_EXPRESSION: readonly [name: string, expr: string] = [
+  "category",
+  "IF([name] * 2 > 100, 'high', 'low')",
+];
+
+/** The computed variables of a mode, in output order. */
+export function computedExpressions(mode: BenchMode): ReadonlyArray<readonly [name: string, expr: string]> {
+  if (mode === "passthrough") return [];
+  if (mode === "3expr") return COMPUTED_EXPRESSIONS;
+  return COMPUTED_EXPRESSIONS.map((e) => e[0] === FAILING_EXPRESSION[0] ? FAILING_EXPRESSION : e);
+}
+
 /** The output header a bench run writes, for comparing peers against it. */
 export function benchOutputColumns(columns: readonly string[], mode: BenchMode): string[] {
-  return mode === "3expr" ? [...COMPUTED_EXPRESSIONS.map(([name]) => name), ...columns] : [...columns];
+  return [...computedExpressions(mode).map(([name]) => name), ...columns];
 }
 
 /** The config as a plain object (data_dir "." is the config file's own folder). */
 export function benchConfig(columns: readonly string[], mode: BenchMode): Record<string, unknown> {
   const inputSchema: Record<string, string> = {};
   const outputSchema: Record<string, string> = {};
-  if (mode === "3expr") {
-    for (const [name, expr] of COMPUTED_EXPRESSIONS) {
-      inputSchema[`$${name}`] = expr;
-      outputSchema[name] = `$${name}`;
-    }
+  for (const [name, expr] of computedExpressions(mode)) {
+    inputSchema[`$${name}`] = expr;
+    outputSchema[name] = `$${name}`;
   }
   // output_schema may only name variables, so each column travels through its own `$col_X`.
   for (const column of columns) {

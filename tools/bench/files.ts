@@ -4,7 +4,7 @@
  * @module
  */
 
-import { benchConfigText, type BenchMode, INPUT_SUFFIX, OUTPUT_SUFFIX } from "./config.ts";
+import { BENCH_MODES, benchConfigText, type BenchMode, INPUT_SUFFIX, OUTPUT_SUFFIX } from "./config.ts";
 import {
   DEFAULT_CELL_WIDTH,
   DEFAULT_SEED,
@@ -67,10 +67,11 @@ export async function prepareInput(root: string, spec: WorkloadSpec): Promise<Pr
   const inputPath = `${dir}/input${INPUT_SUFFIX}`;
   if (!(await exists(inputPath))) await writeWorkloadFile(inputPath, { ...spec, cellWidth, seed });
   const columns = workloadColumns(spec.cols);
-  const configPath = { "3expr": `${dir}/bxp-cli.3expr.json`, passthrough: `${dir}/bxp-cli.passthrough.json` };
-  for (const mode of ["3expr", "passthrough"] as const) {
-    await Deno.writeTextFile(configPath[mode], benchConfigText(columns, mode));
-  }
+  const configPath = Object.fromEntries(BENCH_MODES.map((m) => [m, `${dir}/bxp-cli.${m}.json`])) as Record<
+    BenchMode,
+    string
+  >;
+  for (const mode of BENCH_MODES) await Deno.writeTextFile(configPath[mode], benchConfigText(columns, mode));
   return {
     dir,
     inputPath,

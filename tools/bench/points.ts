@@ -1,7 +1,7 @@
 /**
  * The benchmark's points: rows 100k / 500k / 2M / 10M at 16 columns, 100k rows at 4 / 64 / 256 / 1024
- * columns, trace on beside trace off, pass-through only, the 2M point serial (`BXP_WORKERS=0`) and writing into
- * a slow sink. Ids are short and shell-friendly for `--only`.
+ * columns, trace on beside trace off, pass-through only, an expression failing on every row beside the same
+ * run without it, the 2M point serial (`BXP_WORKERS=0`) and writing into a slow sink. Ids are short and shell-friendly for `--only`.
  * @module
  */
 
@@ -9,7 +9,7 @@ import type { BenchMode } from "./config.ts";
 
 /** One bxp-cli configuration to measure. */
 export interface BenchPoint {
-  /** e.g. `r2m-c16`, `r100k-c16-trace`, `r100k-c16-pass`. */
+  /** e.g. `r2m-c16`, `r100k-c16-trace`, `r100k-c16-pass`, `r100k-c16-errors`. */
   id: string;
   rows: number;
   cols: number;
@@ -42,9 +42,8 @@ export function point(
   variant?: "serial" | "slow-sink",
 ): BenchPoint {
   const suffix = variant === "serial" ? "-serial" : variant === "slow-sink" ? "-slow" : "";
-  const id = `r${rowsLabel(rows)}-c${cols}${mode === "passthrough" ? "-pass" : ""}${
-    trace ? "-trace" : ""
-  }${suffix}`;
+  const modeSuffix = mode === "passthrough" ? "-pass" : mode === "errors" ? "-errors" : "";
+  const id = `r${rowsLabel(rows)}-c${cols}${modeSuffix}${trace ? "-trace" : ""}${suffix}`;
   return variant === undefined ? { id, rows, cols, mode, trace } : { id, rows, cols, mode, trace, variant };
 }
 
@@ -64,6 +63,8 @@ export const FULL_POINTS: readonly BenchPoint[] = [
   point(500_000, 16, "3expr", true),
   point(2_000_000, 16, "3expr", true),
   point(100_000, 16, "passthrough"),
+  point(100_000, 16, "errors"),
+  point(500_000, 16, "errors"),
 ];
 
 /** The `--quick` subset: small inputs covering every kind of point. */
@@ -72,6 +73,7 @@ export const QUICK_POINT_IDS: readonly string[] = [
   "r100k-c4",
   "r100k-c16-trace",
   "r100k-c16-pass",
+  "r100k-c16-errors",
 ];
 
 /** The default-mode point a variant point (serial, slow sink) is compared with. */
@@ -82,6 +84,21 @@ export function variantBaselineId(p: BenchPoint): string {
 /** The trace-off point a trace-on point is compared with. */
 export function traceBaselineId(p: BenchPoint): string {
   return point(p.rows, p.cols, p.mode, false).id;
+}
+
+/**
+ * The config a point is paired with, run in alternation with its own runs: a trace-on point's trace-off
+ * twin, an `errors` point's error-free twin (`3expr`); null for other points.
+ */
+export function pairedTwin(p: BenchPoint): BenchPoint | null {
+  if (p.trace) return { ...p, trace: false };
+  if (p.mode === "errors") return { ...p, mode: "3expr" };
+  return null;
+}
+
+/** The error-free point an `errors` point is compared with. */
+export function errorsBaselineId(p: BenchPoint): string {
+  return point(p.rows, p.cols, "3expr", p.trace, p.variant).id;
 }
 
 /**

@@ -7,8 +7,9 @@
 import type { ExprRate } from "./expr_rate.ts";
 import type { McpResult } from "./mcp.ts";
 import { median } from "./measure.ts";
-import { type BenchPoint, SLOW_SINK_BYTES_PER_SECOND, traceBaselineId } from "./points.ts";
+import { type BenchPoint, errorsBaselineId, SLOW_SINK_BYTES_PER_SECOND, traceBaselineId } from "./points.ts";
 import { containerGoals, type ContainerResult, renderContainerSection } from "./containers.ts";
+import { FAILING_EXPRESSION } from "./config.ts";
 
 /** Repeated runs of one tool at one point. */
 export interface ToolRuns {
@@ -37,8 +38,9 @@ export interface PointResult {
   bxp: ToolRuns & { outputBytes: number | null; traceBytes: number | null };
   peers: PeerRuns[];
   /**
-   * Trace-on points: the same config with the trace off, run in alternation with the trace-on runs, so the
-   * overhead compares runs seconds apart rather than points minutes apart on a machine whose load drifts.
+   * Trace-on points: the same config with the trace off; errors points: the same run without the failing
+   * expression. Run in alternation with the point's own runs, so the overhead compares runs seconds apart
+   * rather than points minutes apart on a machine whose load drifts.
    */
   pairedOff?: ToolRuns;
 }
@@ -128,7 +130,11 @@ function pointsTable(run: BenchRun): string[] {
     const cells = [
       `\`${r.point.id}\``,
       `${count(r.point.rows)} × ${r.point.cols}`,
-      r.point.mode === "3expr" ? "3 expr + pass-through" : "pass-through only",
+      r.point.mode === "3expr"
+        ? "3 expr + pass-through"
+        : r.point.mode === "errors"
+        ? "3 expr (one failing on every row) + pass-through"
+        : "pass-through only",
       r.point.variant === "slow-sink"
         ? `FIFO ${SLOW_SINK_BYTES_PER_SECOND / 1e6} MB/s`
         : r.point.trace
@@ -176,6 +182,33 @@ function traceTable(run: BenchRun): string[] {
     const traceMb = p.traceBytes === null ? "?" : (p.traceBytes / 1e6).toFixed(1);
     lines.push(
       `| \`${p.id}\` | ${seconds(p.offMs)} | ${seconds(p.onMs)} | ${ratio(p.onMs / p.offMs)} | ${traceMb} |`,
+    );
+  }
+  return lines;
+}
+
+/** Time with an expression failing on every row over the same run without it, for every errors point. */
+export function errorOverheads(run: BenchRun): Array<{ id: string; withoutMs: number; withMs: number }> {
+  const pairs = [];
+  for (const r of run.points.filter((r) => r.point.mode === "errors")) {
+    const without = r.pairedOff ?? run.points.find((b) => b.point.id === errorsBaselineId(r.point))?.bxp;
+    const withMs = medianOf(r.bxp);
+    const withoutMs = without === undefined ? null : medianOf(without);
+    if (withMs !== null && withoutMs !== null) pairs.push({ id: r.point.id, withoutMs, withMs });
+  }
+  return pairs;
+}
+
+function errorsTable(run: BenchRun): string[] {
+  const pairs = errorOverheads(run);
+  if (pairs.length === 0) return [];
+  const lines = [
+    "| point | without errors s | an error on every row s | with / without |",
+    "| --- | --- | --- | --- |",
+  ];
+  for (const p of pairs) {
+    lines.push(
+      `| \`${p.id}\` | ${seconds(p.withoutMs)} | ${seconds(p.withMs)} | ${ratio(p.withMs / p.withoutMs)} |`,
     );
   }
   return lines;
@@ -372,6 +405,17 @@ export function renderReport(run: BenchRun): string {
     out.push("### Trace on (`--trace-file`) against trace off", "");
     out.push("Trace off: the same config run in alternation with the trace-on runs (medians of each).", "");
     out.push(...trace, "");
+  }
+  const errors = errorsTable(run);
+  if (errors.length > 0) {
+    out.push("### An expression failing on every row against none", "");
+    out.push(
+      `Failing: \`${FAILING_EXPRESSION[1]}\` (a text column in arithmetic: NotANumber, the cell written ` +
+        "empty, the error counted). Without: the same config with the working expression, run in alternation " +
+        "(medians of each).",
+      "",
+    );
+    out.push(...errors, "");
   }
   if (run.exprRates !== null) {
     out.push("### Expressions per second, in process (bench input_schema over generated rows)", "");
