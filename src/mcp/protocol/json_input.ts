@@ -220,8 +220,8 @@ function plainParseIsFaithful(text: string): boolean {
 
 /**
  * Whether every number written after `key` and a colon, anywhere in the text (inside strings too: a false
- * hit only costs speed), prints as written. Found with `indexOf`, which costs little whatever tier the JIT
- * has reached; a regular expression over the whole message cost several times more.
+ * hit only costs speed), prints as written. Found with `indexOf`: on a 2.7 KB request a few microseconds
+ * less than one regular expression over the whole message.
  */
 function trackedNumbersPrint(text: string, key: string): boolean {
   for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + key.length)) {
