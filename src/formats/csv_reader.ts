@@ -175,6 +175,7 @@ export function splitCsvLine(
   const fields: string[] = [];
   const delim = delimiter.charCodeAt(0);
   const q = quote === "" ? -1 : quote.charCodeAt(0);
+  const quoteChar = quote.charAt(0);
   let pos = start;
   let endedOnDelimiter = false;
   while (pos < end) {
@@ -182,18 +183,22 @@ export function splitCsvLine(
       pos++;
       const fieldStart = pos;
       let escaped = false;
-      while (pos < end) {
-        if (text.charCodeAt(pos) === q) {
-          if (pos + 1 < end && text.charCodeAt(pos + 1) === q) {
-            escaped = true;
-            pos += 2;
-          } else if (pos + 1 === end || text.charCodeAt(pos + 1) === delim) {
-            break;
-          } else {
-            pos++; // lazy quote: literal
-          }
+      // From quote to quote with the native search: most quoted fields hold none, and a character loop
+      // over every exported field (spreadsheets and CRMs quote them all) cost most of the split.
+      for (;;) {
+        const next = text.indexOf(quoteChar, pos);
+        if (next === -1 || next >= end) {
+          pos = end; // unterminated: the field runs to the end of the line
+          break;
+        }
+        pos = next;
+        if (pos + 1 < end && text.charCodeAt(pos + 1) === q) {
+          escaped = true;
+          pos += 2;
+        } else if (pos + 1 === end || text.charCodeAt(pos + 1) === delim) {
+          break;
         } else {
-          pos++;
+          pos++; // lazy quote: literal
         }
       }
       const raw = text.substring(fieldStart, pos);

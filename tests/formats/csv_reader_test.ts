@@ -1,5 +1,6 @@
 import { NEEDS_CONFORMANCE } from "../_support/conformance.ts";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import {
   type CsvDialect,
   CsvParser,
@@ -245,6 +246,68 @@ Deno.test("lines shorter than the guard pass, whatever the chunking", () => {
 Deno.test("splitCsvLine works on a single line", () => {
   assert.deepEqual(splitCsvLine('a,"b,c",', ",", '"'), ["a", "b,c", ""]);
   assert.deepEqual(splitCsvLine("a;b", ";", ""), ["a", "b"]);
+  // Doubled quotes, a lazy quote inside a quoted field, an unterminated one, and a sub-range of the text.
+  assert.deepEqual(splitCsvLine('"a""b","c"d",e', ",", '"'), ['a"b', 'c"d', "e"]);
+  assert.deepEqual(splitCsvLine('x,"open,end', ",", '"'), ["x", "open,end"]);
+  assert.deepEqual(splitCsvLine('##"q",r##', ",", '"', 2, 7), ["q", "r"]);
+});
+
+/** bxp's quote rules one character at a time: the reference splitCsvLine's native search must agree with. */
+function referenceSplit(text: string, delimiter: string, quote: string): string[] {
+  const fields: string[] = [];
+  let pos = 0;
+  let endedOnDelimiter = false;
+  while (pos < text.length) {
+    if (quote !== "" && text[pos] === quote) {
+      let value = "";
+      pos++;
+      while (pos < text.length) {
+        if (text[pos] === quote && text[pos + 1] === quote) {
+          value += quote;
+          pos += 2;
+        } else if (text[pos] === quote && (pos + 1 === text.length || text[pos + 1] === delimiter)) {
+          break;
+        } else {
+          value += text[pos++];
+        }
+      }
+      if (pos < text.length) pos++;
+      if (pos < text.length && text[pos] === delimiter) {
+        pos++;
+        endedOnDelimiter = pos === text.length;
+      }
+      fields.push(value);
+    } else {
+      let value = "";
+      while (pos < text.length && text[pos] !== delimiter) value += text[pos++];
+      fields.push(value);
+      if (pos < text.length) {
+        pos++;
+        endedOnDelimiter = pos === text.length;
+      }
+    }
+  }
+  if (endedOnDelimiter) fields.push("");
+  return fields;
+}
+
+Deno.test("splitCsvLine agrees with a character-by-character reference on any line", () => {
+  for (const [delimiter, quote] of [[",", '"'], [";", "'"], ["\t", '"'], [",", ""]]) {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("a", "b", " ", ",", ";", "\t", '"', "'", "é"), { maxLength: 40 }),
+        (chars) => {
+          const line = chars.join("");
+          assert.deepEqual(
+            splitCsvLine(line, delimiter, quote),
+            referenceSplit(line, delimiter, quote),
+            line,
+          );
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  }
 });
 
 Deno.test("readCsvRecords pulls records from async chunks and returns the counts", async () => {
