@@ -167,6 +167,8 @@ export class RowEvaluator {
     this.#lineChars.push("\r");
     const quoteOut = quoteChar(t.csvTextQuoteOut);
     if (quoteOut !== "") this.#lineChars.push(quoteOut);
+    // The input delimiter separates the fields, so an unquoted field never holds it (a quoted one may: such
+    // a line is never clean, see #lineClean).
     if (t.csvDelimiterOut !== t.csvDelimiterIn) this.#lineChars.push(t.csvDelimiterOut);
     for (const _ of this.#lineChars) this.#lineNext.push(-1);
     let width = 0;
@@ -404,9 +406,13 @@ export class RowEvaluator {
     this.#evalVars(fields, locator, skip, this.#otherVars);
   }
 
-  /** True when the record's text is ASCII and holds none of `#lineChars` between its first and last field. */
+  /**
+   * True when the record's text is ASCII, has no quoted field, and holds none of `#lineChars` between its
+   * first and last field.
+   */
   #lineClean(raw: FieldBounds): boolean {
-    if (!raw.ascii) return false;
+    // A quoted field may hold anything but a line break, the input delimiter included: check each field.
+    if (!raw.ascii || raw.quoted) return false;
     const text = raw.text;
     const next = this.#lineNext;
     if (text !== this.#scanText) {

@@ -64,7 +64,8 @@ export interface CsvParserOptions {
    * Lazy fields: `lazyFields[i]` is 1 when the handler reads field `i` as a string. Then an unquoted record
    * decodes only those fields (the others are "" in `fields`), one `fields` array is reused for every
    * record (the handler must not keep it), and {@link CsvParser.raw} tells where every field sits in the
-   * decoded text. Records with a quote in them are split the general way, every field decoded.
+   * decoded text (a quoted field: between its quotes). Records with a doubled quote are split the general
+   * way, every field decoded.
    */
   lazyFields?: Uint8Array;
 }
@@ -91,6 +92,11 @@ export class FieldBounds {
   byteBase = 0;
   /** Field `i` is `text.substring(bounds[2 * i], bounds[2 * i + 1])` (already trimmed). */
   bounds: Int32Array = new Int32Array(128);
+  /**
+   * True when the record holds a quoted field: its bounds are the text between the quotes, which may hold
+   * the delimiter (an unquoted field never does).
+   */
+  quoted = false;
 }
 
 /** One parsed record (the pull-style readers yield these). */
@@ -443,6 +449,8 @@ export class CsvParser {
             if (stop === lineEnd) break;
             p = stop + 1;
           }
+        } else if (this.#lazy !== null) {
+          fields = this.#lazyQuotedFields(text, pos, lineEnd);
         } else {
           fields = this.#quotedRecord(text, pos, lineEnd);
         }
@@ -497,8 +505,99 @@ export class CsvParser {
     fields.length = k;
     raw.text = text;
     raw.count = k;
+    raw.quoted = false;
     this.#nextDelim = nextDelim;
     return fields;
+  }
+
+  /**
+   * Splits a line holding quotes in lazy mode, like {@link CsvParser.#lazyFields}: a quoted field's bounds
+   * are the text between its quotes (a lazy quote inside is literal, so still part of it), which is exactly
+   * its value unless it holds a doubled quote. Exports that quote every field then keep the pass-through
+   * copy; a line with a doubled quote anywhere is split the general way.
+   */
+  #lazyQuotedFields(text: string, start: number, lineEnd: number): string[] {
+    const raw = this.raw!;
+    const wanted = this.#lazy!;
+    const fields = this.#lazyRow;
+    const delimiter = this.#delimiter;
+    const delim = delimiter.charCodeAt(0);
+    const quote = this.#quote;
+    const q = quote.charCodeAt(0);
+    const trim = this.#trim;
+    let bounds = raw.bounds;
+    let k = 0;
+    let pos = start;
+    let endedOnDelimiter = false;
+    while (pos < lineEnd) {
+      let a = pos;
+      let b: number;
+      if (text.charCodeAt(pos) === q) {
+        a = ++pos;
+        for (;;) {
+          const next = text.indexOf(quote, pos);
+          if (next === -1 || next >= lineEnd) {
+            pos = lineEnd; // unterminated: the field runs to the end of the line
+            break;
+          }
+          pos = next;
+          // A doubled quote: the value is not a span of the text.
+          if (pos + 1 < lineEnd && text.charCodeAt(pos + 1) === q) {
+            return this.#quotedRecord(text, start, lineEnd);
+          }
+          if (pos + 1 === lineEnd || text.charCodeAt(pos + 1) === delim) break;
+          pos++; // lazy quote: literal
+        }
+        b = pos;
+        if (pos < lineEnd) pos++; // closing quote
+        if (pos < lineEnd && text.charCodeAt(pos) === delim) {
+          pos++;
+          endedOnDelimiter = pos === lineEnd;
+        }
+      } else {
+        let d = text.indexOf(delimiter, pos);
+        if (d === -1 || d >= lineEnd) d = lineEnd;
+        b = d;
+        if (d < lineEnd) {
+          pos = d + 1;
+          endedOnDelimiter = pos === lineEnd;
+        } else {
+          pos = lineEnd;
+        }
+      }
+      if (trim) {
+        while (a < b && text.charCodeAt(a) === SPACE) a++;
+        while (b > a && text.charCodeAt(b - 1) === SPACE) b--;
+      }
+      bounds = this.#putBounds(bounds, k, a, b);
+      fields[k] = k < wanted.length && wanted[k] === 1
+        ? text.substring(bounds[2 * k], bounds[2 * k + 1])
+        : "";
+      k++;
+    }
+    if (endedOnDelimiter) {
+      bounds = this.#putBounds(bounds, k, lineEnd, lineEnd);
+      fields[k++] = "";
+    }
+    fields.length = k;
+    raw.text = text;
+    raw.count = k;
+    raw.quoted = true;
+    this.lastRecordUnbalanced = hasUnbalancedQuote(text, quote, start, lineEnd);
+    if (this.lastRecordUnbalanced) this.unbalancedQuotes++;
+    return fields;
+  }
+
+  /** Stores field `k`'s bounds `[a, b)`, growing the array when full; returns the array now in use. */
+  #putBounds(bounds: Int32Array, k: number, a: number, b: number): Int32Array {
+    if (2 * k + 2 > bounds.length) {
+      const grown = new Int32Array(bounds.length * 2);
+      grown.set(bounds);
+      this.raw!.bounds = bounds = grown;
+    }
+    bounds[2 * k] = a;
+    bounds[2 * k + 1] = b;
+    return bounds;
   }
 
   #quotedRecord(text: string, start: number, end: number): string[] {
