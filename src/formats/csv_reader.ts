@@ -189,22 +189,13 @@ export function splitCsvLine(
       pos++;
       const fieldStart = pos;
       let escaped = false;
-      // From quote to quote with the native search: most quoted fields hold none, and a character loop
-      // over every exported field (spreadsheets and CRMs quote them all) cost most of the split.
       for (;;) {
-        const next = text.indexOf(quoteChar, pos);
-        if (next === -1 || next >= end) {
-          pos = end; // unterminated: the field runs to the end of the line
-          break;
-        }
-        pos = next;
+        pos = quotedFieldStop(text, pos, end, quoteChar, delim);
         if (pos + 1 < end && text.charCodeAt(pos + 1) === q) {
           escaped = true;
           pos += 2;
-        } else if (pos + 1 === end || text.charCodeAt(pos + 1) === delim) {
-          break;
         } else {
-          pos++; // lazy quote: literal
+          break;
         }
       }
       const raw = text.substring(fieldStart, pos);
@@ -228,6 +219,25 @@ export function splitCsvLine(
   }
   if (endedOnDelimiter) fields.push("");
   return fields;
+}
+
+/**
+ * Inside a quoted field of the line ending at `end`, from `pos`: where the field's closing quote is (a quote
+ * followed by the delimiter or by the end of the line), or a doubled quote, whichever comes first; `end` when
+ * the field runs to the end of the line unterminated. A quote followed by anything else is a lazy quote,
+ * literal, and passed over. Found with the native search: most quoted fields hold no quote, and a character
+ * loop over every exported field (spreadsheets and CRMs quote them all) cost most of a line's split.
+ */
+function quotedFieldStop(text: string, pos: number, end: number, quote: string, delim: number): number {
+  const q = quote.charCodeAt(0);
+  for (;;) {
+    const next = text.indexOf(quote, pos);
+    if (next === -1 || next >= end) return end;
+    if (next + 1 === end) return next;
+    const after = text.charCodeAt(next + 1);
+    if (after === q || after === delim) return next;
+    pos = next + 1;
+  }
 }
 
 /**
@@ -534,19 +544,10 @@ export class CsvParser {
       let b: number;
       if (text.charCodeAt(pos) === q) {
         a = ++pos;
-        for (;;) {
-          const next = text.indexOf(quote, pos);
-          if (next === -1 || next >= lineEnd) {
-            pos = lineEnd; // unterminated: the field runs to the end of the line
-            break;
-          }
-          pos = next;
-          // A doubled quote: the value is not a span of the text.
-          if (pos + 1 < lineEnd && text.charCodeAt(pos + 1) === q) {
-            return this.#quotedRecord(text, start, lineEnd);
-          }
-          if (pos + 1 === lineEnd || text.charCodeAt(pos + 1) === delim) break;
-          pos++; // lazy quote: literal
+        pos = quotedFieldStop(text, pos, lineEnd, quote, delim);
+        // A doubled quote: the value is not a span of the text.
+        if (pos + 1 < lineEnd && text.charCodeAt(pos + 1) === q) {
+          return this.#quotedRecord(text, start, lineEnd);
         }
         b = pos;
         if (pos < lineEnd) pos++; // closing quote

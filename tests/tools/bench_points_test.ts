@@ -123,29 +123,31 @@ Deno.test("the slow sink's reader consumes everything written into the FIFO", as
   }
 });
 
+/** A run's fields besides its points, for the report tests. */
+const BASE_RUN: Omit<BenchRun, "points"> = {
+  startedAt: new Date(0),
+  totalSeconds: 1,
+  machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
+  quick: false,
+  peerVersions: [],
+  missingPeers: [],
+  exprRates: null,
+  mcp: null,
+  peakRssSource: "test",
+};
+
 Deno.test("the trace overhead compares the trace-on runs with their alternating trace-off twins", () => {
   const off = result("r2m-c16", 2000, 130); // measured minutes earlier, on a quieter machine
   const on = {
     ...result("r2m-c16-trace", 3000, 130),
     pairedOff: { wallMs: [2700, 2800, 2900], peakRssKb: null },
   };
-  const base = {
-    startedAt: new Date(0),
-    totalSeconds: 1,
-    machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
-    quick: false,
-    peerVersions: [],
-    missingPeers: [],
-    exprRates: null,
-    mcp: null,
-    peakRssSource: "test",
-  };
-  const paired = traceOverheads({ ...base, points: [off, on] });
+  const paired = traceOverheads({ ...BASE_RUN, points: [off, on] });
   assert.deepEqual(paired.map((p) => [p.id, p.offMs, p.onMs]), [["r2m-c16-trace", 2800, 3000]]);
   const traceGoal = (r: BenchRun) => checkGoals(r).find((g) => g.goal.startsWith("trace on"))!;
-  assert.equal(traceGoal({ ...base, points: [off, on] }).holds, true); // 7%, not 50%
+  assert.equal(traceGoal({ ...BASE_RUN, points: [off, on] }).holds, true); // 7%, not 50%
   const { pairedOff: _, ...unpaired } = on;
-  assert.equal(traceGoal({ ...base, points: [off, unpaired] }).holds, false); // falls back to the point
+  assert.equal(traceGoal({ ...BASE_RUN, points: [off, unpaired] }).holds, false); // falls back to the point
 });
 
 Deno.test("an errors point pairs with its error-free twin and is reported beside it", () => {
@@ -158,23 +160,12 @@ Deno.test("an errors point pairs with its error-free twin and is reported beside
   assert.equal(pairedTwin(point(100_000, 16)), null);
   assert.ok(FULL_POINTS.some((p) => p.id === "r500k-c16-errors"));
   assert.ok(QUICK_POINT_IDS.includes("r100k-c16-errors"));
-  const base = {
-    startedAt: new Date(0),
-    totalSeconds: 1,
-    machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
-    quick: false,
-    peerVersions: [],
-    missingPeers: [],
-    exprRates: null,
-    mcp: null,
-    peakRssSource: "test",
-  };
   const plain = result("r500k-c16", 2000, 120);
   const failing = {
     ...result("r500k-c16-errors", 2600, 120),
     pairedOff: { wallMs: [2300, 2000, 2100], peakRssKb: null },
   };
-  const run: BenchRun = { ...base, points: [plain, failing] };
+  const run: BenchRun = { ...BASE_RUN, points: [plain, failing] };
   assert.deepEqual(errorOverheads(run), [{ id: "r500k-c16-errors", withoutMs: 2100, withMs: 2600 }]);
   const { pairedOff: _, ...unpaired } = failing;
   assert.deepEqual(errorOverheads({ ...run, points: [plain, unpaired] }), [
