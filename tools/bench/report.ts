@@ -155,17 +155,31 @@ function pointsTable(run: BenchRun): string[] {
   return lines;
 }
 
+/**
+ * The median of point `r` and that of what it is compared with: its alternating twin's runs when it has
+ * them (see {@link PointResult.pairedOff}), else the point `baselineId` of the same run. Null when either
+ * has no run.
+ */
+function medianBeside(
+  run: BenchRun,
+  r: PointResult,
+  baselineId: string,
+): { ownMs: number; baseMs: number } | null {
+  const base = r.pairedOff ?? run.points.find((b) => b.point.id === baselineId)?.bxp;
+  const ownMs = medianOf(r.bxp);
+  const baseMs = base === undefined ? null : medianOf(base);
+  return ownMs === null || baseMs === null ? null : { ownMs, baseMs };
+}
+
 /** Trace-on time over trace-off time for every pair measured in the run. */
 export function traceOverheads(
   run: BenchRun,
 ): Array<{ id: string; offMs: number; onMs: number; traceBytes: number | null }> {
   const pairs = [];
   for (const on of run.points.filter((r) => r.point.trace)) {
-    const off = on.pairedOff ?? run.points.find((r) => r.point.id === traceBaselineId(on.point))?.bxp;
-    const onMs = medianOf(on.bxp);
-    const offMs = off === undefined ? null : medianOf(off);
-    if (onMs !== null && offMs !== null) {
-      pairs.push({ id: on.point.id, offMs, onMs, traceBytes: on.bxp.traceBytes });
+    const m = medianBeside(run, on, traceBaselineId(on.point));
+    if (m !== null) {
+      pairs.push({ id: on.point.id, offMs: m.baseMs, onMs: m.ownMs, traceBytes: on.bxp.traceBytes });
     }
   }
   return pairs;
@@ -191,10 +205,8 @@ function traceTable(run: BenchRun): string[] {
 export function errorOverheads(run: BenchRun): Array<{ id: string; withoutMs: number; withMs: number }> {
   const pairs = [];
   for (const r of run.points.filter((r) => r.point.mode === "errors")) {
-    const without = r.pairedOff ?? run.points.find((b) => b.point.id === errorsBaselineId(r.point))?.bxp;
-    const withMs = medianOf(r.bxp);
-    const withoutMs = without === undefined ? null : medianOf(without);
-    if (withMs !== null && withoutMs !== null) pairs.push({ id: r.point.id, withoutMs, withMs });
+    const m = medianBeside(run, r, errorsBaselineId(r.point));
+    if (m !== null) pairs.push({ id: r.point.id, withoutMs: m.baseMs, withMs: m.ownMs });
   }
   return pairs;
 }
