@@ -481,11 +481,8 @@ export class CsvParser {
   /** Splits an unquoted line in lazy mode: bounds for every field, strings for the wanted ones. */
   #lazyFields(text: string, start: number, lineEnd: number, nextDelim: number): string[] {
     const raw = this.raw!;
-    const wanted = this.#lazy!;
     const fields = this.#lazyRow;
     const delimiter = this.#delimiter;
-    const trim = this.#trim;
-    let bounds = raw.bounds;
     let k = 0;
     let p = start;
     for (;;) {
@@ -494,21 +491,7 @@ export class CsvParser {
         nextDelim = found === -1 ? NOT_FOUND : found;
       }
       const stop = nextDelim < lineEnd ? nextDelim : lineEnd;
-      let a = p;
-      let b = stop;
-      if (trim) {
-        while (a < b && text.charCodeAt(a) === SPACE) a++;
-        while (b > a && text.charCodeAt(b - 1) === SPACE) b--;
-      }
-      if (2 * k + 2 > bounds.length) {
-        const grown = new Int32Array(bounds.length * 2);
-        grown.set(bounds);
-        raw.bounds = bounds = grown;
-      }
-      bounds[2 * k] = a;
-      bounds[2 * k + 1] = b;
-      fields[k] = k < wanted.length && wanted[k] === 1 ? text.substring(a, b) : "";
-      k++;
+      this.#putField(text, k++, p, stop);
       if (stop === lineEnd) break;
       p = stop + 1;
     }
@@ -528,14 +511,11 @@ export class CsvParser {
    */
   #lazyQuotedFields(text: string, start: number, lineEnd: number): string[] {
     const raw = this.raw!;
-    const wanted = this.#lazy!;
     const fields = this.#lazyRow;
     const delimiter = this.#delimiter;
     const delim = delimiter.charCodeAt(0);
     const quote = this.#quote;
     const q = quote.charCodeAt(0);
-    const trim = this.#trim;
-    let bounds = raw.bounds;
     let k = 0;
     let pos = start;
     let endedOnDelimiter = false;
@@ -566,20 +546,9 @@ export class CsvParser {
           pos = lineEnd;
         }
       }
-      if (trim) {
-        while (a < b && text.charCodeAt(a) === SPACE) a++;
-        while (b > a && text.charCodeAt(b - 1) === SPACE) b--;
-      }
-      bounds = this.#putBounds(bounds, k, a, b);
-      fields[k] = k < wanted.length && wanted[k] === 1
-        ? text.substring(bounds[2 * k], bounds[2 * k + 1])
-        : "";
-      k++;
+      this.#putField(text, k++, a, b);
     }
-    if (endedOnDelimiter) {
-      bounds = this.#putBounds(bounds, k, lineEnd, lineEnd);
-      fields[k++] = "";
-    }
+    if (endedOnDelimiter) this.#putField(text, k++, lineEnd, lineEnd);
     fields.length = k;
     raw.text = text;
     raw.count = k;
@@ -589,16 +558,26 @@ export class CsvParser {
     return fields;
   }
 
-  /** Stores field `k`'s bounds `[a, b)`, growing the array when full; returns the array now in use. */
-  #putBounds(bounds: Int32Array, k: number, a: number, b: number): Int32Array {
+  /**
+   * Lazy mode: field `k` is `text[a, b)`, trimmed of spaces when the dialect trims. Stores its bounds
+   * (growing the array when full) and, when the handler reads it, its string; "" otherwise.
+   */
+  #putField(text: string, k: number, a: number, b: number): void {
+    if (this.#trim) {
+      while (a < b && text.charCodeAt(a) === SPACE) a++;
+      while (b > a && text.charCodeAt(b - 1) === SPACE) b--;
+    }
+    const raw = this.raw!;
+    let bounds = raw.bounds;
     if (2 * k + 2 > bounds.length) {
       const grown = new Int32Array(bounds.length * 2);
       grown.set(bounds);
-      this.raw!.bounds = bounds = grown;
+      raw.bounds = bounds = grown;
     }
     bounds[2 * k] = a;
     bounds[2 * k + 1] = b;
-    return bounds;
+    const wanted = this.#lazy!;
+    this.#lazyRow[k] = k < wanted.length && wanted[k] === 1 ? text.substring(a, b) : "";
   }
 
   #quotedRecord(text: string, start: number, end: number): string[] {
