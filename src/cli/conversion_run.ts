@@ -101,6 +101,15 @@ const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
  */
 const BLOCK_BYTES = 512 * 1024;
 
+/**
+ * Worker threads join a pass once the main thread, timing its own first blocks, forecasts at least this many
+ * ms of remaining work (`BXP_WORKERS_JOIN_MS` overrides; 0 gives them blocks from the first one). Measured
+ * on two cores with bxp's bench config: a 14 MB input converted 0.2 s slower with the workers from the
+ * start than serially, a 57 MB one (about 0.7 s of work) broke even, and an expensive config gained a
+ * quarter on the 14 MB input. See `engine/parallel/worker_ramp.ts`.
+ */
+const WORKERS_JOIN_MS = 500;
+
 function envNumber(name: string): number | null {
   const v = Deno.env.get(name);
   return v === undefined || !/^\d+$/.test(v) ? null : Number(v);
@@ -121,10 +130,11 @@ function parallelOptions(): {
   // One thread per extra evaluator, started on first need: the unpacking of archives and then the block
   // pool run on the same threads.
   const workers = new WorkerSet(evaluators - 1);
+  const joinAfterMs = envNumber("BXP_WORKERS_JOIN_MS") ?? WORKERS_JOIN_MS;
   let pool: BlockPool | null = null;
   return {
     options: {
-      pool: () => pool ??= new BlockPool(evaluators, workers),
+      pool: () => pool ??= new BlockPool(evaluators, workers, joinAfterMs === 0 ? null : joinAfterMs),
       minBytes: envNumber("BXP_PARALLEL_MIN_BYTES") ?? PARALLEL_MIN_BYTES,
       blockSize: envNumber("BXP_BLOCK_BYTES") ?? BLOCK_BYTES,
     },

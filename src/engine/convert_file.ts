@@ -199,10 +199,12 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
     const debug = run.debug ? (text: string) => reporter.debug(text) : null;
     const dateMin = range.kind === "valid" ? range.min : "";
     const dateMax = range.kind === "valid" ? range.max : "";
+    const fileBytes = run.parallel !== null && t.fileTypeIn === "csv" ? await fs.fileSize(path) : -1;
     const parallel: ParallelSetup | null =
-      run.parallel !== null && t.fileTypeIn === "csv" && await fs.fileSize(path) >= run.parallel.minBytes
+      run.parallel !== null && fileBytes >= 0 && fileBytes >= run.parallel.minBytes
         ? {
           pool: run.parallel.pool(),
+          fileBytes,
           blockSize: run.parallel.blockSize,
           recycleOutput: fs.writesCopy === true,
           relativeRecords: !plan.readsRecordNumber && dateMin === "" && dateMax === "" && !run.debug,

@@ -267,7 +267,12 @@ Deno.test("a filename date range that meets an empty $date stops the run (serial
   const input = "Paid,Payee\n" + good.join("") + ",nobody\n";
   const modes: [string, Record<string, string>][] = [
     ["serial", { BXP_WORKERS: "0" }],
-    ["blocks", { BXP_WORKERS: "2", BXP_PARALLEL_MIN_BYTES: "0", BXP_BLOCK_BYTES: "64" }],
+    ["blocks", {
+      BXP_WORKERS: "2",
+      BXP_PARALLEL_MIN_BYTES: "0",
+      BXP_WORKERS_JOIN_MS: "0",
+      BXP_BLOCK_BYTES: "64",
+    }],
   ];
   for (const [mode, env] of modes) {
     await t.step(mode, async () => {
@@ -381,7 +386,12 @@ Deno.test("data fields past bxp's 16384-column ceiling are dropped (serial and i
   }}}`;
   const modes: [string, Record<string, string>][] = [
     ["serial", { BXP_WORKERS: "0" }],
-    ["blocks", { BXP_WORKERS: "2", BXP_PARALLEL_MIN_BYTES: "0", BXP_BLOCK_BYTES: "64" }],
+    ["blocks", {
+      BXP_WORKERS: "2",
+      BXP_PARALLEL_MIN_BYTES: "0",
+      BXP_WORKERS_JOIN_MS: "0",
+      BXP_BLOCK_BYTES: "64",
+    }],
   ];
   for (const [mode, env] of modes) {
     await t.step(mode, () =>

@@ -55,7 +55,12 @@ function outputFor(work: string, golden: string, inputs: string[]): string | nul
 /** Serial, and split into tiny blocks over two workers: both must give the same bytes. */
 const MODES: [string, Record<string, string>][] = [
   ["serial", { BXP_WORKERS: "0" }],
-  ["parallel", { BXP_WORKERS: "2", BXP_PARALLEL_MIN_BYTES: "0", BXP_BLOCK_BYTES: "200" }],
+  ["parallel", {
+    BXP_WORKERS: "2",
+    BXP_PARALLEL_MIN_BYTES: "0",
+    BXP_WORKERS_JOIN_MS: "0",
+    BXP_BLOCK_BYTES: "200",
+  }],
 ];
 
 for (const [mode, env] of MODES) {

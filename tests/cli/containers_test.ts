@@ -190,7 +190,12 @@ Deno.test({
         await Deno.writeTextFile(join(work, "c.json"), config);
         const res = await runBxpCli(["--config", "c.json"], {
           cwd: work,
-          env: { BXP_WORKERS: workers, BXP_PARALLEL_MIN_BYTES: "1", BXP_BLOCK_BYTES: "65536" },
+          env: {
+            BXP_WORKERS: workers,
+            BXP_PARALLEL_MIN_BYTES: "1",
+            BXP_WORKERS_JOIN_MS: "0",
+            BXP_BLOCK_BYTES: "65536",
+          },
         });
         assert.equal(res.code, 0, res.stderr);
         assert.match(res.text, /unpacked 'x\.zip' \(2 members\)/);

@@ -243,7 +243,7 @@ Deno.test("without --exit-on-stdin-eof a closed stdin does not stop the run", ()
 Deno.test("a fatal error midway (serial and block-parallel) leaves no temporary file and no partial output", async () => {
   const envs: Record<string, string>[] = [
     { BXP_WORKERS: "0" },
-    { BXP_WORKERS: "2", BXP_PARALLEL_MIN_BYTES: "1", BXP_BLOCK_BYTES: "4096" },
+    { BXP_WORKERS: "2", BXP_PARALLEL_MIN_BYTES: "1", BXP_WORKERS_JOIN_MS: "0", BXP_BLOCK_BYTES: "4096" },
   ];
   for (const env of envs) {
     await withDir("bxp-fatal-", async (dir) => {

@@ -179,7 +179,12 @@ Deno.test("the block-parallel path finds what the serial path finds", () => {
     });
     const parallel = await runBxpCli(["--config", "c.json", "--findings-file", "p.json", "--debug=json"], {
       cwd: dir,
-      env: { BXP_WORKERS: "2", BXP_PARALLEL_MIN_BYTES: "1", BXP_BLOCK_BYTES: "16384" },
+      env: {
+        BXP_WORKERS: "2",
+        BXP_PARALLEL_MIN_BYTES: "1",
+        BXP_WORKERS_JOIN_MS: "0",
+        BXP_BLOCK_BYTES: "16384",
+      },
     });
     assert.equal(serial.code, 0, serial.stderr);
     assert.equal(parallel.code, 0, parallel.stderr);

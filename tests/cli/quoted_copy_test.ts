@@ -43,7 +43,7 @@ for (const parallel of [false, true]) {
     try {
       await Deno.writeTextFile(join(dir, "in.csv"), INPUT);
       const env: Record<string, string> = parallel
-        ? { BXP_WORKERS: "2", BXP_PARALLEL_MIN_BYTES: "1", BXP_BLOCK_BYTES: "16" }
+        ? { BXP_WORKERS: "2", BXP_PARALLEL_MIN_BYTES: "1", BXP_WORKERS_JOIN_MS: "0", BXP_BLOCK_BYTES: "16" }
         : { BXP_WORKERS: "0" };
       for (const [key, expected] of Object.entries(EXPECTED)) {
         const [quoteOut, columns] = key.split(" ") as [string, "both" | "name"];

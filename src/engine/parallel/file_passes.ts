@@ -28,6 +28,8 @@ export interface ParallelSetup {
   readonly blockSize: number;
   readonly fs: EngineFs;
   readonly path: string;
+  /** The file's size: what remains after each block is the pool's forecast of the pass's work. */
+  readonly fileBytes: number;
   readonly name: string;
   readonly context: FileContext;
   readonly trace: TraceSink;
@@ -114,7 +116,7 @@ async function forEachResult(
         baseOffset: block.offset,
         baseRecord,
         last: false,
-      });
+      }, Math.max(0, setup.fileBytes - block.offset - length));
       // A later block may fail while an earlier one is awaited: handled here, its error still reaches the
       // await below in file order (an unhandled rejection would end the process on its own).
       result.catch(() => {});
@@ -135,7 +137,7 @@ export async function parallelPrePass(
   blockNames: readonly string[],
 ): Promise<LookupTables> {
   const tables: LookupTables = new Map(blockNames.map((n) => [n, new Map()]));
-  setup.pool.setFile({ ...setup.context, lookups: null });
+  setup.pool.setFile({ ...setup.context, lookups: null }, setup.fileBytes);
   await forEachResult(setup, "prepass", async (r) => {
     for (const [block, key, field, value] of r.lookups ?? []) {
       const table = tables.get(block)!;
@@ -171,7 +173,7 @@ export async function parallelMainPass(
     unbalancedQuotes: 0,
     tally: newTally(setup.dateChecks),
   };
-  setup.pool.setFile({ ...setup.context, lookups });
+  setup.pool.setFile({ ...setup.context, lookups }, setup.fileBytes);
   await forEachResult(setup, "main", async (r, endOffset) => {
     if (r.rowsWritten > 0) {
       out.writeFragment(r.out, r.rowsWritten);

@@ -15,6 +15,8 @@
 import type { BlockJob, BlockResult, FileContext, WorkerRequest, WorkerResponse } from "./protocol.ts";
 import { BlockSession } from "./block_eval.ts";
 import { ENGINE_WORKER_URL, type WorkerLease, type WorkerSet } from "../worker_set.ts";
+import type { InflateRequest, InflateResponse } from "../containers/protocol.ts";
+import { WorkerRamp } from "./worker_ramp.ts";
 
 /**
  * A worker failed on a block; `fatal` marks a data problem the run must report (a line too long, a `$date`
@@ -52,6 +54,8 @@ class LocalSlot {
   #session: BlockSession | null = null;
   #queue: { job: BlockJob; done: Pending }[] = [];
   #scheduled = false;
+  /** Told the size and duration of each block evaluated here (the pool's ramp forecasts from them). */
+  onTimed: ((bytes: number, ms: number) => void) | null = null;
 
   setFile(context: FileContext): void {
     // Applied in order with the blocks already queued for the previous file.
@@ -90,7 +94,11 @@ class LocalSlot {
     } else {
       try {
         if (this.#session === null) throw new Error("block before file context");
-        item.done.resolve(this.#session.run(item.job));
+        const bytes = item.job.bytes.length;
+        const started = performance.now();
+        const result = this.#session.run(item.job);
+        this.onTimed?.(bytes, performance.now() - started);
+        item.done.resolve(result);
       } catch (err) {
         item.done.reject(
           new BlockError(
@@ -112,61 +120,141 @@ class LocalSlot {
  */
 const WORKER_DEPTH = 3;
 
+/**
+ * A ramped pool starts its workers with a pass at least this large, before its forecast: at the calling
+ * thread's fastest measured rate (a pass-through config) such a pass is still well over the usual join
+ * threshold, so the threads will be wanted, and loading them early saves the calling thread from waiting
+ * for them later. Below it, threads start only when the forecast says so: a thread loading beside a short
+ * run slowed a 14 MB conversion by about 60 ms on two cores.
+ */
+const PRESTART_BYTES = 64 * 1024 * 1024;
+
 /** Block workers sharing one file context at a time; one slot runs on the calling thread. */
 export class BlockPool {
   readonly size: number;
   readonly #workers: Worker[] = [];
   /** Blocks submitted to each worker and not answered yet. */
   readonly #load: number[] = [];
+  /** Whether each worker has loaded (answered its ping); only a ready worker is given blocks. */
+  readonly #ready: boolean[] = [];
   readonly #local = new LocalSlot();
   readonly #pending = new Map<number, Pending & { worker: number }>();
   #id = 0;
-
-  /** The run's shared threads while this pool holds them (null: the pool started its own). */
-  readonly #lease: WorkerLease | null;
+  #onWorkers = 0;
+  /** Whether workers take blocks: from the start for an eager pool, else once a pass's ramp says so. */
+  #joined: boolean;
+  /** The current pass's forecast while the workers have not joined. */
+  #ramp: WorkerRamp | null = null;
+  readonly #joinAfterMs: number | null;
+  /** The current file's context, for workers that start during it. */
+  #context: FileContext | null = null;
+  readonly #set: WorkerSet | null;
+  /** The run's shared threads while this pool holds them (null: none, or the pool started its own). */
+  #lease: WorkerLease | null = null;
 
   /**
    * `size` evaluators in all: `size - 1` worker threads plus the calling thread. The threads are the run's
    * `set` when it is free (the preparation passes have given them back), else the pool starts its own.
+   *
+   * `joinAfterMs` null starts the workers with the pool and gives them blocks from the first one on.
+   * Otherwise each pass starts on the calling thread alone and the workers join once its own timing
+   * forecasts at least that many ms of remaining work (see `worker_ramp.ts`). They start then (or when a
+   * pass is large enough that they will surely join, see {@link BlockPool.setFile}), and a worker takes
+   * blocks only once it has loaded, so the calling thread never waits on a thread still starting.
    */
-  constructor(size: number, set: WorkerSet | null = null) {
+  constructor(size: number, set: WorkerSet | null = null, joinAfterMs: number | null = null) {
     this.size = size;
-    this.#lease = set?.lease() ?? null;
-    const workers = this.#lease?.workers.slice(0, size - 1) ?? [];
-    while (workers.length < size - 1) workers.push(new Worker(ENGINE_WORKER_URL, { type: "module" }));
+    this.#set = set;
+    this.#joinAfterMs = joinAfterMs;
+    this.#joined = joinAfterMs === null;
+    if (this.#joined) this.#startWorkers();
+  }
+
+  /** Whether the workers take blocks now (false while a pass runs on the calling thread alone). */
+  get joined(): boolean {
+    return this.#joined;
+  }
+
+  /** Blocks given to worker threads so far (the rest ran on the calling thread). */
+  get blocksOnWorkers(): number {
+    return this.#onWorkers;
+  }
+
+  /** Worker threads this pool has started or leased. */
+  get workersStarted(): number {
+    return this.#workers.length;
+  }
+
+  /** Leases (or starts) the workers; a ramped pool's workers wait for their ping answers before taking blocks. */
+  #startWorkers(): void {
+    const handshake = !this.#joined;
+    this.#lease = this.#set?.lease() ?? null;
+    const workers = this.#lease?.workers.slice(0, this.size - 1) ?? [];
+    while (workers.length < this.size - 1) workers.push(new Worker(ENGINE_WORKER_URL, { type: "module" }));
     for (const w of workers) {
-      w.onmessage = (e: MessageEvent<WorkerResponse>) => this.#answer(e.data);
+      const index = this.#workers.length;
+      w.onmessage = (e: MessageEvent<WorkerResponse | InflateResponse>) => {
+        if (e.data.type === "ready") this.#ready[index] = true;
+        else this.#answer(e.data);
+      };
       w.onerror = (e: ErrorEvent) => {
         e.preventDefault();
         this.#failAll(new BlockError(`block worker failed: ${e.message}`, false));
       };
       this.#workers.push(w);
       this.#load.push(0);
+      this.#ready.push(!handshake);
+      // The engine worker answers a ping once its module has loaded (see worker.ts).
+      if (handshake) w.postMessage({ type: "ping" } satisfies InflateRequest);
+      if (this.#context !== null) {
+        w.postMessage({ type: "file", context: this.#context } satisfies WorkerRequest);
+      }
     }
   }
 
-  /** Sends the next file's context to every worker (ordered before that file's blocks). */
-  setFile(context: FileContext): void {
+  /**
+   * Sends the next file's context to every worker (ordered before that file's blocks). `passBytes`: the
+   * input this pass reads; a ramped pool starts its workers right away when the pass is at least
+   * {@link PRESTART_BYTES}, so they have loaded by the time the forecast lets them join.
+   */
+  setFile(context: FileContext, passBytes = 0): void {
+    this.#context = context;
     const msg: WorkerRequest = { type: "file", context };
     for (const w of this.#workers) w.postMessage(msg);
     this.#local.setFile(context);
+    if (!this.#joined && this.size > 1) {
+      // Each pass forecasts afresh: a pre_pass and its main pass differ in cost per byte.
+      const ramp = new WorkerRamp(this.#joinAfterMs!);
+      this.#ramp = ramp;
+      this.#local.onTimed = (bytes, ms) => ramp.observe(bytes, ms);
+      if (passBytes >= PRESTART_BYTES && this.#workers.length === 0) this.#startWorkers();
+    }
   }
 
   /**
-   * Evaluates a block on the least busy worker, or on the calling thread when every worker already holds
-   * {@link WORKER_DEPTH} blocks; a worker's block bytes (and its output buffer) are transferred.
+   * Evaluates a block on the least busy ready worker, or on the calling thread when every worker already
+   * holds {@link WORKER_DEPTH} blocks (or none has started); a worker's block bytes (and its output buffer)
+   * are transferred. `remainingBytes`: input of this pass after the block, for a ramped pool's forecast.
    */
-  submit(job: BlockJob): Promise<BlockResult> {
+  submit(job: BlockJob, remainingBytes = 0): Promise<BlockResult> {
+    if (this.#ramp?.shouldJoin(remainingBytes)) {
+      this.#ramp = null;
+      this.#local.onTimed = null;
+      this.#joined = true;
+      if (this.#workers.length === 0) this.#startWorkers();
+    }
     const id = this.#id++;
     let slot = -1;
-    for (let i = 0; i < this.#load.length; i++) {
-      if (this.#load[i] < WORKER_DEPTH && (slot < 0 || this.#load[i] < this.#load[slot])) slot = i;
+    for (let i = 0; this.#joined && i < this.#load.length; i++) {
+      if (!this.#ready[i] || this.#load[i] >= WORKER_DEPTH) continue;
+      if (slot < 0 || this.#load[i] < this.#load[slot]) slot = i;
     }
     if (slot < 0) {
       return new Promise((resolve, reject) => this.#local.submit(job, { resolve, reject }));
     }
     const worker = this.#workers[slot];
     this.#load[slot]++;
+    this.#onWorkers++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, worker: slot });
       const msg: WorkerRequest = { type: "block", id, job };
@@ -188,7 +276,7 @@ export class BlockPool {
     this.#failAll(new BlockError("block pool closed", false));
   }
 
-  #answer(msg: WorkerResponse): void {
+  #answer(msg: WorkerResponse | InflateResponse): void {
     // A shared thread may still answer an inflate session the previous pass abandoned.
     if (msg.type !== "result" && msg.type !== "error") return;
     const p = this.#pending.get(msg.id);

@@ -22,7 +22,12 @@ Deno.test("parallel --trace equals the serial trace byte for byte (blocks on wor
     };
     await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(config));
     const run = async (workers: string) => {
-      const env = { BXP_WORKERS: workers, BXP_PARALLEL_MIN_BYTES: "0", BXP_BLOCK_BYTES: "512" };
+      const env = {
+        BXP_WORKERS: workers,
+        BXP_PARALLEL_MIN_BYTES: "0",
+        BXP_WORKERS_JOIN_MS: "0",
+        BXP_BLOCK_BYTES: "512",
+      };
       const res = await runBxpCli(["--config", `${dir}/c.json`, "--trace", "--quiet"], { cwd: dir, env });
       assert.equal(res.code, 0, res.stderr);
       return res.stdout;
