@@ -1,7 +1,8 @@
 /**
- * The benchmark's points: rows 100k / 500k / 2M / 10M at 16 columns, 100k rows at 4 / 64 / 256 / 1024
- * columns, trace on beside trace off, pass-through only, an expression failing on every row beside the same
- * run without it, the 2M point serial (`BXP_WORKERS=0`) and writing into a slow sink. Ids are short and shell-friendly for `--only`.
+ * The benchmark's points: rows 50k / 100k / 500k / 2M / 10M at 16 columns, 100k rows at 4 / 64 / 256 /
+ * 1024 columns, trace on beside trace off, pass-through only, an expression failing on every row beside the
+ * same run without it, the 50k and 2M points serial (`BXP_WORKERS=0`) and writing into a slow sink. Ids are
+ * short and shell-friendly for `--only`.
  * @module
  */
 
@@ -49,6 +50,10 @@ export function point(
 
 /** Every point of the full table, in report order. */
 export const FULL_POINTS: readonly BenchPoint[] = [
+  // A mid-size input (14 MB), default and serial: the worker threads must not make it slower (they join
+  // only when the forecast work pays for them, see engine/parallel/worker_ramp.ts).
+  point(50_000, 16),
+  point(50_000, 16, "3expr", false, "serial"),
   point(100_000, 16),
   point(500_000, 16),
   point(2_000_000, 16),
