@@ -157,8 +157,27 @@ async function openOutput(
   return { staged: null, path };
 }
 
-/** Converts one input file. Throws {@link FileFatal} on a problem that stops the run. */
-export async function convertFile(run: TemplateRun, filename: string, stats: SectionStats): Promise<void> {
+/**
+ * The size of the input at `path` when it is converted in blocks (a CSV file of at least the parallel
+ * minimum), else 0.
+ */
+export async function blockInputBytes(run: TemplateRun, path: string): Promise<number> {
+  if (run.parallel === null || run.plan.template.fileTypeIn !== "csv") return 0;
+  const size = await run.fs.fileSize(path);
+  return size >= run.parallel.minBytes && size > 0 ? size : 0;
+}
+
+/**
+ * Converts one input file. Throws {@link FileFatal} on a problem that stops the run. `laterBytes`: the
+ * inputs of this template still to convert in blocks after this one (see {@link blockInputBytes}); a
+ * ramped block pool counts them as work to come.
+ */
+export async function convertFile(
+  run: TemplateRun,
+  filename: string,
+  stats: SectionStats,
+  laterBytes = 0,
+): Promise<void> {
   const { plan, fs, reporter, trace } = run;
   const t = plan.template;
   let fileWarnings = 0;
@@ -199,39 +218,39 @@ export async function convertFile(run: TemplateRun, filename: string, stats: Sec
     const debug = run.debug ? (text: string) => reporter.debug(text) : null;
     const dateMin = range.kind === "valid" ? range.min : "";
     const dateMax = range.kind === "valid" ? range.max : "";
-    const fileBytes = run.parallel !== null && t.fileTypeIn === "csv" ? await fs.fileSize(path) : -1;
-    const parallel: ParallelSetup | null =
-      run.parallel !== null && fileBytes >= 0 && fileBytes >= run.parallel.minBytes
-        ? {
-          pool: run.parallel.pool(),
-          fileBytes,
-          blockSize: run.parallel.blockSize,
-          recycleOutput: fs.writesCopy === true,
-          relativeRecords: !plan.readsRecordNumber && dateMin === "" && dateMax === "" && !run.debug,
-          fs,
-          path,
-          name: filename,
-          trace,
-          reporter,
-          dateChecks: plan.dateChecks.length,
-          onProgress: run.progress === null ? undefined : (records, offset) => {
-            run.progress!.records = progressBase.records + records;
-            run.progress!.bytes = progressBase.bytes + offset;
-          },
-          context: {
-            template: t,
-            globalMaps: globalMapsOf(plan),
-            columnNames: names,
-            stem,
-            dateMin,
-            dateMax,
-            debug: run.debug,
-            trace: trace.enabled,
-            sourceName: filename,
-            lookups: null,
-          },
-        }
-        : null;
+    const fileBytes = await blockInputBytes(run, path);
+    const parallel: ParallelSetup | null = run.parallel !== null && fileBytes > 0
+      ? {
+        pool: run.parallel.pool(),
+        fileBytes,
+        laterBytes,
+        blockSize: run.parallel.blockSize,
+        recycleOutput: fs.writesCopy === true,
+        relativeRecords: !plan.readsRecordNumber && dateMin === "" && dateMax === "" && !run.debug,
+        fs,
+        path,
+        name: filename,
+        trace,
+        reporter,
+        dateChecks: plan.dateChecks.length,
+        onProgress: run.progress === null ? undefined : (records, offset) => {
+          run.progress!.records = progressBase.records + records;
+          run.progress!.bytes = progressBase.bytes + offset;
+        },
+        context: {
+          template: t,
+          globalMaps: globalMapsOf(plan),
+          columnNames: names,
+          stem,
+          dateMin,
+          dateMax,
+          debug: run.debug,
+          trace: trace.enabled,
+          sourceName: filename,
+          lookups: null,
+        },
+      }
+      : null;
     if (plan.prePass.length > 0) {
       if (parallel !== null) {
         ctx.lookups = await parallelPrePass(parallel, plan.prePass.map((b) => b.name));

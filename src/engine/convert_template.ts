@@ -10,6 +10,7 @@
  */
 
 import {
+  blockInputBytes,
   convertFile,
   FileFatal,
   isPlainFileName,
@@ -176,7 +177,14 @@ export async function convertTemplate(
       progress: env.progress ?? null,
       strict: env.strict ?? false,
     };
-    for (const name of names) await convertFile(run, name, stats);
+    // What each file leaves to convert in blocks after it, for the block pool's forecast.
+    const blockBytes: number[] = [];
+    for (const name of names) blockBytes.push(await blockInputBytes(run, fs.join(dir, name)).catch(() => 0));
+    let later = blockBytes.reduce((a, b) => a + b, 0);
+    for (let i = 0; i < names.length; i++) {
+      later -= blockBytes[i];
+      await convertFile(run, names[i], stats, later);
+    }
     if (combined !== null) {
       combined.writer.finish();
       const bytes = combined.writer.drain();

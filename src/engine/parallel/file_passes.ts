@@ -30,6 +30,11 @@ export interface ParallelSetup {
   readonly path: string;
   /** The file's size: what remains after each block is the pool's forecast of the pass's work. */
   readonly fileBytes: number;
+  /**
+   * The template's later inputs converted in blocks: with the main pass that follows a pre_pass, work to
+   * come that a ramped pool counts in its forecast.
+   */
+  readonly laterBytes?: number;
   readonly name: string;
   readonly context: FileContext;
   readonly trace: TraceSink;
@@ -101,6 +106,7 @@ async function forEachResult(
     if (recycleOutput && r.out.byteOffset === 0) buffers.give(r.out);
   };
   let baseRecord = 0;
+  const after = (setup.laterBytes ?? 0) + (kind === "prepass" ? setup.fileBytes : 0);
   const counting = kind === "prepass" || setup.relativeRecords !== true;
   try {
     const headerLine = setup.context.template.csvHeaderLine;
@@ -116,7 +122,7 @@ async function forEachResult(
         baseOffset: block.offset,
         baseRecord,
         last: false,
-      }, Math.max(0, setup.fileBytes - block.offset - length));
+      }, Math.max(0, setup.fileBytes - block.offset - length) + after);
       // A later block may fail while an earlier one is awaited: handled here, its error still reaches the
       // await below in file order (an unhandled rejection would end the process on its own).
       result.catch(() => {});
