@@ -170,7 +170,7 @@ async function runPoint(
 ): Promise<PointResult> {
   progress(`${p.id}: preparing input (${p.rows} rows × ${p.cols} columns)`);
   const started = performance.now();
-  const input = await prepareInput(`${BENCH_DIR}/data`, { rows: p.rows, cols: p.cols });
+  const input = await prepareInput(`${BENCH_DIR}/data`, { rows: p.rows, cols: p.cols, quoted: p.quoted });
   progress(
     `${p.id}: input ${(input.bytes / 1e6).toFixed(0)} MB ready in ${
       ((performance.now() - started) / 1000).toFixed(1)

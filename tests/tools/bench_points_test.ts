@@ -5,6 +5,8 @@ import {
   pairedTwin,
   point,
   QUICK_POINT_IDS,
+  quotedBaselineId,
+  quotedPoint,
   repeatsFor,
   variantBaselineId,
 } from "../../tools/bench/points.ts";
@@ -13,6 +15,7 @@ import {
   checkGoals,
   errorOverheads,
   type PointResult,
+  quotedOverheads,
   renderReport,
   traceOverheads,
 } from "../../tools/bench/report.ts";
@@ -174,4 +177,25 @@ Deno.test("an errors point pairs with its error-free twin and is reported beside
   const report = renderReport(run);
   assert.match(report, /### An expression failing on every row against none/);
   assert.match(report, /\| `r500k-c16-errors` \| 2\.10 \| 2\.60 \| 1\.24x \|/);
+});
+
+Deno.test("a quoted point reads the same rows quoted and is reported beside the unquoted point", () => {
+  const quoted = quotedPoint(500_000, 16);
+  assert.equal(quoted.id, "r500k-c16-quoted");
+  assert.equal(quoted.quoted, true);
+  assert.equal(quotedBaselineId(quoted), "r500k-c16");
+  assert.equal(point(500_000, 16).quoted, undefined, "plain points carry no flag");
+  assert.equal(pairedTwin(quoted), null, "compared with the unquoted point of the run, not a twin");
+  assert.ok(FULL_POINTS.some((p) => p.id === "r500k-c16-quoted"));
+  assert.ok(QUICK_POINT_IDS.includes("r100k-c16-quoted"));
+  const run: BenchRun = {
+    ...BASE_RUN,
+    points: [result("r500k-c16", 2000, 120), result("r500k-c16-quoted", 2800, 120)],
+  };
+  assert.deepEqual(quotedOverheads(run), [{ id: "r500k-c16-quoted", plainMs: 2000, quotedMs: 2800 }]);
+  assert.deepEqual(quotedOverheads({ ...run, points: [run.points[1]] }), [], "no unquoted point: no row");
+  const report = renderReport(run);
+  assert.match(report, /### Every field quoted against unquoted/);
+  assert.match(report, /\| `r500k-c16-quoted` \| 2\.00 \| 2\.80 \| 1\.40x \|/);
+  assert.match(report, /every input field quoted/);
 });

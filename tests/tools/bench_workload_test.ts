@@ -106,3 +106,15 @@ Deno.test("SeededRandom: reproducible 32-bit values and inclusive integer ranges
   }
   assert.deepEqual([...seen].sort(), [3, 4, 5, 6]);
 });
+
+Deno.test("workload: quoted writes every field (header included) between quotes, values unchanged", () => {
+  const spec = { rows: 250, cols: 7, seed: 7 };
+  const plain = generate(spec).split("\n");
+  const quoted = generate({ ...spec, quoted: true }, 512).split("\n");
+  assert.equal(quoted.length, plain.length);
+  for (let i = 0; i < plain.length - 1; i++) {
+    const fields = plain[i].split(",");
+    assert.equal(quoted[i], fields.map((f) => `"${f}"`).join(","), `line ${i}`);
+  }
+  assert.equal(quoted.at(-1), "");
+});

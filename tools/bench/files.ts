@@ -62,7 +62,8 @@ export async function writeWorkloadFile(path: string, spec: WorkloadSpec): Promi
 export async function prepareInput(root: string, spec: WorkloadSpec): Promise<PreparedInput> {
   const cellWidth = spec.cellWidth ?? DEFAULT_CELL_WIDTH;
   const seed = spec.seed ?? DEFAULT_SEED;
-  const dir = `${root}/g${GENERATOR_VERSION}-r${spec.rows}-c${spec.cols}-w${cellWidth}-s${seed}`;
+  const quoted = spec.quoted === true ? "-q" : "";
+  const dir = `${root}/g${GENERATOR_VERSION}-r${spec.rows}-c${spec.cols}-w${cellWidth}-s${seed}${quoted}`;
   await Deno.mkdir(dir, { recursive: true });
   const inputPath = `${dir}/input${INPUT_SUFFIX}`;
   if (!(await exists(inputPath))) await writeWorkloadFile(inputPath, { ...spec, cellWidth, seed });

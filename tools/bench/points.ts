@@ -1,8 +1,8 @@
 /**
  * The benchmark's points: rows 50k / 100k / 500k / 2M / 10M at 16 columns, 100k rows at 4 / 64 / 256 /
  * 1024 columns, trace on beside trace off, pass-through only, an expression failing on every row beside the
- * same run without it, the 50k and 2M points serial (`BXP_WORKERS=0`) and writing into a slow sink. Ids are
- * short and shell-friendly for `--only`.
+ * same run without it, every field quoted beside unquoted, the 50k and 2M points serial (`BXP_WORKERS=0`)
+ * and writing into a slow sink. Ids are short and shell-friendly for `--only`.
  * @module
  */
 
@@ -23,6 +23,11 @@ export interface BenchPoint {
    * slower than itself and must stall, not buffer. Variant points have no peer.
    */
   variant?: "serial" | "slow-sink";
+  /**
+   * Every input field between double quotes (spreadsheet and CRM exports): the same values, so the same
+   * output, compared with the unquoted point of the same shape.
+   */
+  quoted?: boolean;
 }
 
 /** How fast the slow sink's reader drains the FIFO: far below the engine's trace rate. */
@@ -41,11 +46,27 @@ export function point(
   mode: BenchMode = "3expr",
   trace = false,
   variant?: "serial" | "slow-sink",
+  quoted = false,
 ): BenchPoint {
   const suffix = variant === "serial" ? "-serial" : variant === "slow-sink" ? "-slow" : "";
   const modeSuffix = mode === "passthrough" ? "-pass" : mode === "errors" ? "-errors" : "";
-  const id = `r${rowsLabel(rows)}-c${cols}${modeSuffix}${trace ? "-trace" : ""}${suffix}`;
-  return variant === undefined ? { id, rows, cols, mode, trace } : { id, rows, cols, mode, trace, variant };
+  const id = `r${rowsLabel(rows)}-c${cols}${modeSuffix}${quoted ? "-quoted" : ""}${
+    trace ? "-trace" : ""
+  }${suffix}`;
+  const p: BenchPoint = variant === undefined
+    ? { id, rows, cols, mode, trace }
+    : { id, rows, cols, mode, trace, variant };
+  return quoted ? { ...p, quoted } : p;
+}
+
+/** The point with every input field quoted, of the same shape and config. */
+export function quotedPoint(rows: number, cols: number): BenchPoint {
+  return point(rows, cols, "3expr", false, undefined, true);
+}
+
+/** The unquoted point a quoted one is compared with. */
+export function quotedBaselineId(p: BenchPoint): string {
+  return point(p.rows, p.cols, p.mode, p.trace, p.variant).id;
 }
 
 /** Every point of the full table, in report order. */
@@ -70,6 +91,8 @@ export const FULL_POINTS: readonly BenchPoint[] = [
   point(100_000, 16, "passthrough"),
   point(100_000, 16, "errors"),
   point(500_000, 16, "errors"),
+  quotedPoint(100_000, 16),
+  quotedPoint(500_000, 16),
 ];
 
 /** The `--quick` subset: small inputs covering every kind of point. */
@@ -79,6 +102,7 @@ export const QUICK_POINT_IDS: readonly string[] = [
   "r100k-c16-trace",
   "r100k-c16-pass",
   "r100k-c16-errors",
+  "r100k-c16-quoted",
 ];
 
 /** The default-mode point a variant point (serial, slow sink) is compared with. */

@@ -7,7 +7,13 @@
 import type { ExprRate } from "./expr_rate.ts";
 import type { McpResult } from "./mcp.ts";
 import { median } from "./measure.ts";
-import { type BenchPoint, errorsBaselineId, SLOW_SINK_BYTES_PER_SECOND, traceBaselineId } from "./points.ts";
+import {
+  type BenchPoint,
+  errorsBaselineId,
+  quotedBaselineId,
+  SLOW_SINK_BYTES_PER_SECOND,
+  traceBaselineId,
+} from "./points.ts";
 import { containerGoals, type ContainerResult, renderContainerSection } from "./containers.ts";
 import { FAILING_EXPRESSION } from "./config.ts";
 
@@ -130,11 +136,11 @@ function pointsTable(run: BenchRun): string[] {
     const cells = [
       `\`${r.point.id}\``,
       `${count(r.point.rows)} × ${r.point.cols}`,
-      r.point.mode === "3expr"
+      (r.point.mode === "3expr"
         ? "3 expr + pass-through"
         : r.point.mode === "errors"
         ? "3 expr (one failing on every row) + pass-through"
-        : "pass-through only",
+        : "pass-through only") + (r.point.quoted === true ? "; every input field quoted" : ""),
       r.point.variant === "slow-sink"
         ? `FIFO ${SLOW_SINK_BYTES_PER_SECOND / 1e6} MB/s`
         : r.point.trace
@@ -221,6 +227,31 @@ function errorsTable(run: BenchRun): string[] {
   for (const p of pairs) {
     lines.push(
       `| \`${p.id}\` | ${seconds(p.withoutMs)} | ${seconds(p.withMs)} | ${ratio(p.withMs / p.withoutMs)} |`,
+    );
+  }
+  return lines;
+}
+
+/** Time with every input field quoted over the same data unquoted, for every quoted point. */
+export function quotedOverheads(run: BenchRun): Array<{ id: string; plainMs: number; quotedMs: number }> {
+  const pairs = [];
+  for (const r of run.points.filter((r) => r.point.quoted === true)) {
+    const m = medianBeside(run, r, quotedBaselineId(r.point));
+    if (m !== null) pairs.push({ id: r.point.id, plainMs: m.baseMs, quotedMs: m.ownMs });
+  }
+  return pairs;
+}
+
+function quotedTable(run: BenchRun): string[] {
+  const pairs = quotedOverheads(run);
+  if (pairs.length === 0) return [];
+  const lines = [
+    "| point | unquoted s | every field quoted s | quoted / unquoted |",
+    "| --- | --- | --- | --- |",
+  ];
+  for (const p of pairs) {
+    lines.push(
+      `| \`${p.id}\` | ${seconds(p.plainMs)} | ${seconds(p.quotedMs)} | ${ratio(p.quotedMs / p.plainMs)} |`,
     );
   }
   return lines;
@@ -428,6 +459,16 @@ export function renderReport(run: BenchRun): string {
       "",
     );
     out.push(...errors, "");
+  }
+  const quoted = quotedTable(run);
+  if (quoted.length > 0) {
+    out.push("### Every field quoted against unquoted", "");
+    out.push(
+      "The same rows with every field (header included) between double quotes, as spreadsheet and CRM exports " +
+        "write them; the output is the same. Unquoted: the point of the same shape in this run.",
+      "",
+    );
+    out.push(...quoted, "");
   }
   if (run.exprRates !== null) {
     out.push("### Expressions per second, in process (bench input_schema over generated rows)", "");

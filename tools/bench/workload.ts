@@ -28,6 +28,11 @@ export interface WorkloadSpec {
   cellWidth?: number;
   /** PRNG seed (42 unless given). */
   seed?: number;
+  /**
+   * Every field (header included) between double quotes, as spreadsheet and CRM exports write them. The
+   * values are the same as unquoted, so is the converted output.
+   */
+  quoted?: boolean;
 }
 
 /** The four leading columns every workload has. */
@@ -41,6 +46,7 @@ export const DEFAULT_CELL_WIDTH = 20;
 
 const ALPHABET = new TextEncoder().encode("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
 const COMMA = 0x2c;
+const QUOTE = 0x22;
 const DOT = 0x2e;
 const NEWLINE = 0x0a;
 const ZERO = 0x30;
@@ -85,13 +91,15 @@ function putTwoDigits(buf: Uint8Array, pos: number, n: number): number {
 }
 
 /** The longest a row can be, so a chunk always has room for a whole one. */
-function maxRowBytes(extraCols: number, cellWidth: number): number {
+function maxRowBytes(extraCols: number, cellWidth: number, quoted: boolean): number {
   const fixed = 16 + 1 + 4 + 16 + 1 + 10 + 1 + 7; // id, name{id}, date, amount with separators
-  return fixed + extraCols * (cellWidth + 1) + 1;
+  const quotes = quoted ? 2 * (extraCols + 4) : 0;
+  return fixed + extraCols * (cellWidth + 1) + quotes + 1;
 }
 
 /**
- * The workload CSV as byte chunks of about `chunkBytes` (header first, LF line ends, no quoting needed).
+ * The workload CSV as byte chunks of about `chunkBytes` (header first, LF line ends, no quoting needed; every
+ * field quoted when `spec.quoted`).
  * Each yielded array is a view of one reused buffer: it is valid until the next chunk is requested.
  */
 export function* workloadChunks(spec: WorkloadSpec, chunkBytes = 1 << 20): Generator<Uint8Array> {
@@ -100,10 +108,20 @@ export function* workloadChunks(spec: WorkloadSpec, chunkBytes = 1 << 20): Gener
   if (!Number.isInteger(spec.rows) || spec.rows < 0) throw new RangeError(`bad row count ${spec.rows}`);
   if (!Number.isInteger(cellWidth) || cellWidth < 1) throw new RangeError(`bad cell width ${cellWidth}`);
   const extraCols = columns.length - FIXED_COLUMNS.length;
-  const rowMax = maxRowBytes(extraCols, cellWidth);
-  const header = new TextEncoder().encode(columns.join(",") + "\n");
+  const quoted = spec.quoted === true;
+  const rowMax = maxRowBytes(extraCols, cellWidth, quoted);
+  const header = new TextEncoder().encode(
+    (quoted ? columns.map((c) => `"${c}"`) : columns).join(",") + "\n",
+  );
   const buf = new Uint8Array(Math.max(chunkBytes, rowMax, header.length) + rowMax);
   const rng = new SeededRandom(spec.seed ?? DEFAULT_SEED);
+  // Puts a field's opening or closing quote: nothing unless quoted.
+  const quote = quoted
+    ? (pos: number) => {
+      buf[pos] = QUOTE;
+      return pos + 1;
+    }
+    : (pos: number) => pos;
 
   buf.set(header);
   let pos = header.length;
@@ -112,23 +130,32 @@ export function* workloadChunks(spec: WorkloadSpec, chunkBytes = 1 << 20): Gener
       yield buf.subarray(0, pos);
       pos = 0;
     }
+    pos = quote(pos);
     pos = putDigits(buf, pos, i);
+    pos = quote(pos);
     buf[pos++] = COMMA;
+    pos = quote(pos);
     buf.set(NAME_PREFIX, pos);
     pos = putDigits(buf, pos + NAME_PREFIX.length, i);
+    pos = quote(pos);
     buf[pos++] = COMMA;
+    pos = quote(pos);
     pos = putTwoDigits(buf, pos, (i % 28) + 1);
     buf[pos++] = DOT;
     pos = putTwoDigits(buf, pos, (i % 12) + 1);
     buf.set(YEAR_SUFFIX, pos);
     pos += YEAR_SUFFIX.length;
+    pos = quote(pos);
     buf[pos++] = COMMA;
     const cents = rng.intBetween(1000, 100000);
+    pos = quote(pos);
     pos = putDigits(buf, pos, Math.floor(cents / 100));
     buf[pos++] = DOT;
     pos = putTwoDigits(buf, pos, cents % 100);
+    pos = quote(pos);
     for (let c = 0; c < extraCols; c++) {
       buf[pos++] = COMMA;
+      pos = quote(pos);
       let k = 0;
       for (; k + 4 <= cellWidth; k += 4) {
         const draw = rng.nextUint32();
@@ -141,6 +168,7 @@ export function* workloadChunks(spec: WorkloadSpec, chunkBytes = 1 << 20): Gener
         pos += 4;
       }
       for (; k < cellWidth; k++) buf[pos++] = ALPHABET[rng.nextUint32() % ALPHABET.length];
+      pos = quote(pos);
     }
     buf[pos++] = NEWLINE;
   }
