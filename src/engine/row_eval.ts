@@ -113,6 +113,14 @@ export class RowEvaluator {
   readonly #lineChars: string[] = [];
   readonly #lineNext: number[] = [];
   #scanText = "";
+  /**
+   * The same for the fields of an ASCII line with quoted fields (which may hold the output delimiter too):
+   * the characters, the next position of each in `#fieldText`, and where that search started.
+   */
+  readonly #fieldChars: string[] = [];
+  readonly #fieldNext: number[] = [];
+  readonly #fieldFrom: number[] = [];
+  #fieldText = "";
   /** The record being evaluated has copied values (taken from `#rawSource`, the parser's field bounds). */
   #copied = false;
   #rawSource: CopySource = NO_SOURCE;
@@ -171,6 +179,12 @@ export class RowEvaluator {
     // a line is never clean, see #lineClean).
     if (t.csvDelimiterOut !== t.csvDelimiterIn) this.#lineChars.push(t.csvDelimiterOut);
     for (const _ of this.#lineChars) this.#lineNext.push(-1);
+    this.#fieldChars.push(...this.#lineChars);
+    if (t.csvDelimiterOut === t.csvDelimiterIn) this.#fieldChars.push(t.csvDelimiterOut);
+    for (const _ of this.#fieldChars) {
+      this.#fieldNext.push(-1);
+      this.#fieldFrom.push(-1);
+    }
     let width = 0;
     for (const i of columns.values()) width = Math.max(width, i + 1);
     const wanted = new Uint8Array(width);
@@ -374,6 +388,8 @@ export class RowEvaluator {
     const width = Math.min(raw.count, fields.length);
     let copied = false;
     const clean = raw.count > 0 && this.#lineClean(raw);
+    // Quoted fields of an ASCII line: each field is checked for the characters, not scanned (see #fieldClean).
+    const quotedAscii = !clean && raw.ascii && raw.quoted;
     start.fill(-1);
     const base = this.#base;
     const ctx = this.#ctx;
@@ -390,7 +406,11 @@ export class RowEvaluator {
       }
       const a = bounds[2 * col];
       const b = bounds[2 * col + 1];
-      if (clean ? verbatimSafeInCleanLine(text, a, b, rules) : verbatimSafe(text, a, b, rules)) {
+      if (
+        clean || quotedAscii && this.#fieldClean(text, a, b)
+          ? verbatimSafeInCleanLine(text, a, b, rules)
+          : verbatimSafe(text, a, b, rules)
+      ) {
         start[v.slot] = a;
         end[v.slot] = b;
         base[v.slot] = "";
@@ -429,6 +449,33 @@ export class RowEvaluator {
         next[i] = at = at === -1 ? Number.MAX_SAFE_INTEGER : at;
       }
       if (at < hi) return false;
+    }
+    return true;
+  }
+
+  /**
+   * True when `text[a, b)`, a field of an ASCII line with quoted fields, holds none of `#fieldChars`. The
+   * next position of each character is kept with where its search started, so the fields of a block's
+   * lines, visited left to right, cost one native search per occurrence rather than a look at every
+   * character (spreadsheet and CRM exports quote every field).
+   */
+  #fieldClean(text: string, a: number, b: number): boolean {
+    const chars = this.#fieldChars;
+    const next = this.#fieldNext;
+    const from = this.#fieldFrom;
+    if (text !== this.#fieldText) {
+      this.#fieldText = text;
+      from.fill(Number.MAX_SAFE_INTEGER);
+    }
+    for (let i = 0; i < chars.length; i++) {
+      let at = next[i];
+      // Valid when the search started at or before `a` and found nothing before `at`.
+      if (from[i] > a || at < a) {
+        at = text.indexOf(chars[i], a);
+        next[i] = at = at === -1 ? Number.MAX_SAFE_INTEGER : at;
+        from[i] = a;
+      }
+      if (at < b) return false;
     }
     return true;
   }

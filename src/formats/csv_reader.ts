@@ -230,15 +230,20 @@ export function splitCsvLine(
  */
 function quotedFieldStop(text: string, pos: number, end: number, quote: string, delim: number): number {
   const q = quote.charCodeAt(0);
+  passedLazyQuote = false;
   for (;;) {
     const next = text.indexOf(quote, pos);
     if (next === -1 || next >= end) return end;
     if (next + 1 === end) return next;
     const after = text.charCodeAt(next + 1);
     if (after === q || after === delim) return next;
+    passedLazyQuote = true;
     pos = next + 1;
   }
 }
+
+/** Whether the last {@link quotedFieldStop} passed over a lazy quote (one it did not stop at). */
+let passedLazyQuote = false;
 
 /**
  * True when the quotes of `text[start, end)` do not pair up the way bxp counts them: every quote toggles,
@@ -519,6 +524,8 @@ export class CsvParser {
     let k = 0;
     let pos = start;
     let endedOnDelimiter = false;
+    // Every quote so far opened or closed a field (no lazy quote, none unterminated), so the quotes pair up.
+    let paired = true;
     while (pos < lineEnd) {
       let a = pos;
       let b: number;
@@ -529,6 +536,7 @@ export class CsvParser {
         if (pos + 1 < lineEnd && text.charCodeAt(pos + 1) === q) {
           return this.#quotedRecord(text, start, lineEnd);
         }
+        if (passedLazyQuote || pos === lineEnd) paired = false;
         b = pos;
         if (pos < lineEnd) pos++; // closing quote
         if (pos < lineEnd && text.charCodeAt(pos) === delim) {
@@ -538,6 +546,10 @@ export class CsvParser {
       } else {
         let d = text.indexOf(delimiter, pos);
         if (d === -1 || d >= lineEnd) d = lineEnd;
+        if (paired) {
+          const inner = text.indexOf(quote, pos);
+          if (inner !== -1 && inner < d) paired = false;
+        }
         b = d;
         if (d < lineEnd) {
           pos = d + 1;
@@ -553,7 +565,7 @@ export class CsvParser {
     raw.text = text;
     raw.count = k;
     raw.quoted = true;
-    this.lastRecordUnbalanced = hasUnbalancedQuote(text, quote, start, lineEnd);
+    this.lastRecordUnbalanced = !paired && hasUnbalancedQuote(text, quote, start, lineEnd);
     if (this.lastRecordUnbalanced) this.unbalancedQuotes++;
     return fields;
   }

@@ -354,10 +354,11 @@ Deno.test("input shorter than a BOM ends its line at the newline (no newline lef
 });
 
 Deno.test("lazy fields: wanted fields decoded, the rest found at their bounds, doubled quotes split whole", () => {
-  const pieces = ["a", " ", ",", ";", '"', "é", "\r", "1.5", "x", "\uFFFD"];
+  // Quote-heavy pieces too: exports that quote every field, with lazy and doubled quotes among them.
+  const pieces = ["a", " ", ",", ";", '"', "é", "\r", "1.5", "x", "\uFFFD", '"ab"', '","', '""', '"q,'];
   let seed = 5;
   const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
-  for (let round = 0; round < 200; round++) {
+  for (let round = 0; round < 600; round++) {
     let text = "";
     for (let line = rnd(6); line >= 0; line--) {
       for (let k = rnd(12); k > 0; k--) text += pieces[rnd(pieces.length)];
@@ -368,11 +369,17 @@ Deno.test("lazy fields: wanted fields decoded, the rest found at their bounds, d
     if (rnd(4) === 0 && bytes.length > 0) bytes[rnd(bytes.length)] = 0xff; // invalid UTF-8 somewhere
     const dialect = { delimiter: ",", quote: "double" as const, encoding: "utf-8" };
     const expected: string[][] = [];
-    const general = new CsvParser(dialect, (f) => expected.push(f));
+    const expectedUnbalanced: boolean[] = [];
+    const general: CsvParser = new CsvParser(dialect, (f) => {
+      expected.push(f);
+      expectedUnbalanced.push(general.lastRecordUnbalanced);
+    });
     const wanted = Uint8Array.of(1, 0, 1);
     const seen: string[][] = [];
+    const seenUnbalanced: boolean[] = [];
     const lazy: CsvParser = new CsvParser(dialect, (fields) => {
       const raw = lazy.raw!;
+      seenUnbalanced.push(lazy.lastRecordUnbalanced);
       if (raw.count < 0) {
         seen.push([...fields]); // split the general way: every field decoded
         return;
@@ -390,6 +397,7 @@ Deno.test("lazy fields: wanted fields decoded, the rest found at their bounds, d
     general.finish();
     lazy.finish();
     assert.deepEqual(seen, expected, JSON.stringify(text));
+    assert.deepEqual(seenUnbalanced, expectedUnbalanced, `unbalanced records of ${JSON.stringify(text)}`);
     assert.equal(lazy.unbalancedQuotes, general.unbalancedQuotes);
   }
 });
