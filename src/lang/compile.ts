@@ -498,12 +498,7 @@ class Builder {
         // A fresh array per call keeps re-entrant evaluation (e.g. from a trace callback) safe.
         const args: Value[] = new Array(n);
         for (let i = 0; i < n; i++) args[i] = argEvals[i](ctx);
-        let result: Value;
-        try {
-          result = invoke(spec, impl, args, ctx, checked, declared);
-        } catch (e) {
-          throw pin(e, srcStart, node.len);
-        }
+        const result = invoke(spec, impl, args, ctx, checked, declared, srcStart, node.len);
         account(result, srcStart, node.len, name);
         if (ctx.trace !== null) trace(ctx, result);
         return result;
@@ -516,12 +511,9 @@ class Builder {
     return (ctx) => {
       const args: Value[] = new Array(n);
       for (let i = 0; i < n; i++) args[i] = argEvals[i](ctx);
-      let result: Value;
-      try {
-        result = plan === null ? impl(args, ctx) : invokePlanned(spec, impl, args, ctx, plan);
-      } catch (e) {
-        throw pin(e, srcStart, node.len);
-      }
+      const result = plan === null
+        ? callPinned(impl, args, ctx, srcStart, node.len)
+        : invokePlanned(spec, impl, args, ctx, plan, srcStart, node.len);
       account(result, srcStart, node.len, name);
       if (ctx.trace !== null) trace(ctx, result);
       return result;
@@ -612,11 +604,34 @@ function compare(op: string, left: Value, right: Value, node: ChainNode, i: numb
 
 const ONE = fromInt(1);
 
-function notANumber(spec: FunctionSpec, argName: string, v: Value): ExprError {
-  return new ExprError("NotANumber", `${spec.name}: ${argName} is not a number: "${valueToString(v)}"`);
+function notANumber(spec: FunctionSpec, argName: string, v: Value, off: number, len: number): ExprError {
+  return new ExprError(
+    "NotANumber",
+    `${spec.name}: ${argName} is not a number: "${valueToString(v)}"`,
+    off,
+    len,
+  );
 }
 
-/** Enforce argument domains (numbers first, then text), then run the implementation. */
+function textExpected(spec: FunctionSpec, argName: string, v: Value, off: number, len: number): ExprError {
+  const got = typeof v === "bigint" ? "a number" : "a boolean";
+  return new ExprError("StringExpected", `${spec.name}: ${argName} must be text, got ${got}`, off, len);
+}
+
+/**
+ * Runs a call's implementation; an error it raises without a place gets the call's span (`off`, `len`).
+ * Argument checks throw their errors already placed, outside this catch: a data error costs one throw, not
+ * a throw, a catch and a rethrow.
+ */
+function callPinned(impl: EagerImpl, args: Value[], ctx: EvalContext, off: number, len: number): Value {
+  try {
+    return impl(args, ctx);
+  } catch (e) {
+    throw pin(e, off, len);
+  }
+}
+
+/** Enforce argument domains (numbers first, then text), then run the implementation (at `off`, `len`). */
 function invoke(
   spec: FunctionSpec,
   impl: NonNullable<FunctionSpec["eager"]>,
@@ -624,16 +639,18 @@ function invoke(
   ctx: EvalContext,
   checked: number,
   declared: FunctionSpec["args"],
+  off: number,
+  len: number,
 ): Value {
   for (let i = 0; i < checked; i++) {
     const a = declared[i];
     switch (a.kind) {
       case "number":
-        if (tryToNumber(args[i]) === null) throw notANumber(spec, a.name, args[i]);
+        if (tryToNumber(args[i]) === null) throw notANumber(spec, a.name, args[i], off, len);
         break;
       case "positive_integer": {
         const v = tryToNumber(args[i]);
-        if (v === null) throw notANumber(spec, a.name, args[i]);
+        if (v === null) throw notANumber(spec, a.name, args[i], off, len);
         if (v < ONE) return ""; // below 1 is never a valid position: the call is ""
         break;
       }
@@ -655,11 +672,10 @@ function invoke(
       (a.kind === "string" || a.kind === "date_format" || a.kind === "map_name") && a.lenient !== true &&
       typeof args[i] !== "string"
     ) {
-      const got = typeof args[i] === "bigint" ? "a number" : "a boolean";
-      throw new ExprError("StringExpected", `${spec.name}: ${a.name} must be text, got ${got}`);
+      throw textExpected(spec, a.name, args[i], off, len);
     }
   }
-  return impl(args, ctx);
+  return callPinned(impl, args, ctx, off, len);
 }
 
 /** One argument-domain check of a call site, decided at compile time. */
@@ -709,6 +725,8 @@ function invokePlanned(
   args: Value[],
   ctx: EvalContext,
   plan: CheckPlan,
+  off: number,
+  len: number,
 ): Value {
   for (const { index: i, arg: a, min, max } of plan.numeric) {
     const v = tryToNumber(args[i]);
@@ -720,15 +738,12 @@ function invokePlanned(
         args[i] = fromInt(t);
       }
     } else {
-      if (v === null) throw notANumber(spec, a.name, args[i]);
+      if (v === null) throw notANumber(spec, a.name, args[i], off, len);
       if (a.kind === "positive_integer" && v < ONE) return ""; // never a valid position: the call is ""
     }
   }
   for (const { index: i, arg: a } of plan.text) {
-    if (typeof args[i] !== "string") {
-      const got = typeof args[i] === "bigint" ? "a number" : "a boolean";
-      throw new ExprError("StringExpected", `${spec.name}: ${a.name} must be text, got ${got}`);
-    }
+    if (typeof args[i] !== "string") throw textExpected(spec, a.name, args[i], off, len);
   }
-  return impl(args, ctx);
+  return callPinned(impl, args, ctx, off, len);
 }

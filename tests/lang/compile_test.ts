@@ -212,6 +212,11 @@ Deno.test("argument domains: NotANumber before StringExpected, index below 1 giv
   const e = errorOf("TRIM('a') & LEN(5)");
   assert.equal(e.error, "StringExpected");
   assert.deepEqual([e.off, e.len], [12, 6]);
+  // An argument check's error carries the span of the call that made it, however deep.
+  const inner = errorOf("ROUND(ABS([A]), 2)", row({ A: "x" }));
+  assert.deepEqual([inner.error, inner.off, inner.len], ["NotANumber", 6, 8]);
+  const outer = errorOf("'a' & ROUND([A], 2)", row({ A: "x" }));
+  assert.deepEqual([outer.error, outer.off, outer.len], ["NotANumber", 6, 13]);
 });
 
 Deno.test("syntax errors carry bxp's names and byte spans", () => {
