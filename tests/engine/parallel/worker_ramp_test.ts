@@ -87,6 +87,7 @@ Deno.test("a ramped pool keeps a pass on the calling thread while little work re
     }
     assert.equal(pool.joined, false);
     assert.equal(pool.blocksOnWorkers, 0);
+    assert.equal(pool.workersStarted, 0, "no thread even loads for a pass this small");
   } finally {
     pool.close();
   }
@@ -105,6 +106,7 @@ Deno.test("a ramped pool brings its worker in once the forecast is long enough",
       assert.deepEqual(r.out, expected.out);
     }
     assert.equal(pool.joined, true);
+    assert.equal(pool.workersStarted, 1);
     assert.ok(pool.blocksOnWorkers > 0, "the worker evaluated blocks");
     const results = await Promise.all([0, 1, 2, 3, 4, 5].map(() => pool.submit(job(bytes), 1e12)));
     for (const r of results) assert.deepEqual(r.out, expected.out);
