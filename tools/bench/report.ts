@@ -207,54 +207,56 @@ function traceTable(run: BenchRun): string[] {
   return lines;
 }
 
-/** Time with an expression failing on every row over the same run without it, for every errors point. */
-export function errorOverheads(run: BenchRun): Array<{ id: string; withoutMs: number; withMs: number }> {
+/** The median of each selected point beside that of what it is compared with (see {@link medianBeside}). */
+function pairsBeside(
+  run: BenchRun,
+  selected: (p: BenchPoint) => boolean,
+  baselineId: (p: BenchPoint) => string,
+): Array<{ id: string; baseMs: number; ownMs: number }> {
   const pairs = [];
-  for (const r of run.points.filter((r) => r.point.mode === "errors")) {
-    const m = medianBeside(run, r, errorsBaselineId(r.point));
-    if (m !== null) pairs.push({ id: r.point.id, withoutMs: m.baseMs, withMs: m.ownMs });
+  for (const r of run.points.filter((r) => selected(r.point))) {
+    const m = medianBeside(run, r, baselineId(r.point));
+    if (m !== null) pairs.push({ id: r.point.id, ...m });
   }
   return pairs;
 }
 
-function errorsTable(run: BenchRun): string[] {
-  const pairs = errorOverheads(run);
+/** A table of point, baseline seconds, own seconds and their ratio; `heads` names the last three columns. */
+function besideTable(pairs: Array<{ id: string; baseMs: number; ownMs: number }>, heads: string[]): string[] {
   if (pairs.length === 0) return [];
-  const lines = [
-    "| point | without errors s | an error on every row s | with / without |",
-    "| --- | --- | --- | --- |",
-  ];
+  const lines = [`| point | ${heads.join(" | ")} |`, "| --- | --- | --- | --- |"];
   for (const p of pairs) {
-    lines.push(
-      `| \`${p.id}\` | ${seconds(p.withoutMs)} | ${seconds(p.withMs)} | ${ratio(p.withMs / p.withoutMs)} |`,
-    );
+    lines.push(`| \`${p.id}\` | ${seconds(p.baseMs)} | ${seconds(p.ownMs)} | ${ratio(p.ownMs / p.baseMs)} |`);
   }
   return lines;
+}
+
+/** Time with an expression failing on every row over the same run without it, for every errors point. */
+export function errorOverheads(run: BenchRun): Array<{ id: string; withoutMs: number; withMs: number }> {
+  return pairsBeside(run, (p) => p.mode === "errors", errorsBaselineId)
+    .map((p) => ({ id: p.id, withoutMs: p.baseMs, withMs: p.ownMs }));
+}
+
+function errorsTable(run: BenchRun): string[] {
+  return besideTable(pairsBeside(run, (p) => p.mode === "errors", errorsBaselineId), [
+    "without errors s",
+    "an error on every row s",
+    "with / without",
+  ]);
 }
 
 /** Time with every input field quoted over the same data unquoted, for every quoted point. */
 export function quotedOverheads(run: BenchRun): Array<{ id: string; plainMs: number; quotedMs: number }> {
-  const pairs = [];
-  for (const r of run.points.filter((r) => r.point.quoted === true)) {
-    const m = medianBeside(run, r, quotedBaselineId(r.point));
-    if (m !== null) pairs.push({ id: r.point.id, plainMs: m.baseMs, quotedMs: m.ownMs });
-  }
-  return pairs;
+  return pairsBeside(run, (p) => p.quoted === true, quotedBaselineId)
+    .map((p) => ({ id: p.id, plainMs: p.baseMs, quotedMs: p.ownMs }));
 }
 
 function quotedTable(run: BenchRun): string[] {
-  const pairs = quotedOverheads(run);
-  if (pairs.length === 0) return [];
-  const lines = [
-    "| point | unquoted s | every field quoted s | quoted / unquoted |",
-    "| --- | --- | --- | --- |",
-  ];
-  for (const p of pairs) {
-    lines.push(
-      `| \`${p.id}\` | ${seconds(p.plainMs)} | ${seconds(p.quotedMs)} | ${ratio(p.quotedMs / p.plainMs)} |`,
-    );
-  }
-  return lines;
+  return besideTable(pairsBeside(run, (p) => p.quoted === true, quotedBaselineId), [
+    "unquoted s",
+    "every field quoted s",
+    "quoted / unquoted",
+  ]);
 }
 
 function exprTable(rates: ExprRate[]): string[] {
