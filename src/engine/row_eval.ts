@@ -17,6 +17,7 @@ import type { RowWriter, TraceSink } from "./sinks.ts";
 import { newTally, type RowTally } from "./tally.ts";
 import { type FieldBounds, quoteChar } from "../formats/csv_reader.ts";
 import type { CopySource } from "../formats/csv_writer.ts";
+import { CharFinder } from "../util/char_finder.ts";
 import { type VerbatimRules, verbatimRules, verbatimSafe, verbatimSafeInCleanLine } from "./verbatim.ts";
 
 /** Where a row's results go. */
@@ -107,20 +108,11 @@ export class RowEvaluator {
   readonly #outEnd: Int32Array;
   /**
    * Characters no copied value may hold that a line can still contain (CR, the output quote, an output
-   * delimiter other than the input one), with the next position of each in `#scanText`: lines free of
-   * them need no per-character check of their fields.
+   * delimiter other than the input one): lines free of them need no per-character check of their fields.
    */
-  readonly #lineChars: string[] = [];
-  readonly #lineNext: number[] = [];
-  #scanText = "";
-  /**
-   * The same for the fields of an ASCII line with quoted fields (which may hold the output delimiter too):
-   * the characters, the next position of each in `#fieldText`, and where that search started.
-   */
-  readonly #fieldChars: string[] = [];
-  readonly #fieldNext: number[] = [];
-  readonly #fieldFrom: number[] = [];
-  #fieldText = "";
+  #lineChars: CharFinder | null = null;
+  /** The same for the fields of an ASCII line with quoted fields, which may hold the output delimiter too. */
+  #fieldChars: CharFinder | null = null;
   /** The record being evaluated has copied values (taken from `#rawSource`, the parser's field bounds). */
   #copied = false;
   #rawSource: CopySource = NO_SOURCE;
@@ -172,19 +164,16 @@ export class RowEvaluator {
       decimalIn: t.csvDecimalSeparatorIn,
       decimalOut: t.csvDecimalSeparatorOut,
     });
-    this.#lineChars.push("\r");
+    const lineChars = ["\r"];
     const quoteOut = quoteChar(t.csvTextQuoteOut);
-    if (quoteOut !== "") this.#lineChars.push(quoteOut);
+    if (quoteOut !== "") lineChars.push(quoteOut);
     // The input delimiter separates the fields, so an unquoted field never holds it (a quoted one may: such
     // a line is never clean, see #lineClean).
-    if (t.csvDelimiterOut !== t.csvDelimiterIn) this.#lineChars.push(t.csvDelimiterOut);
-    for (const _ of this.#lineChars) this.#lineNext.push(-1);
-    this.#fieldChars.push(...this.#lineChars);
-    if (t.csvDelimiterOut === t.csvDelimiterIn) this.#fieldChars.push(t.csvDelimiterOut);
-    for (const _ of this.#fieldChars) {
-      this.#fieldNext.push(-1);
-      this.#fieldFrom.push(-1);
-    }
+    if (t.csvDelimiterOut !== t.csvDelimiterIn) lineChars.push(t.csvDelimiterOut);
+    this.#lineChars = new CharFinder(lineChars);
+    this.#fieldChars = new CharFinder(
+      t.csvDelimiterOut === t.csvDelimiterIn ? [...lineChars, t.csvDelimiterOut] : lineChars,
+    );
     let width = 0;
     for (const i of columns.values()) width = Math.max(width, i + 1);
     const wanted = new Uint8Array(width);
@@ -388,7 +377,7 @@ export class RowEvaluator {
     const width = Math.min(raw.count, fields.length);
     let copied = false;
     const clean = raw.count > 0 && this.#lineClean(raw);
-    // Quoted fields of an ASCII line: each field is checked for the characters, not scanned (see #fieldClean).
+    // Quoted fields of an ASCII line: each field is checked for the characters, not scanned.
     const quotedAscii = !clean && raw.ascii && raw.quoted;
     start.fill(-1);
     const base = this.#base;
@@ -407,7 +396,7 @@ export class RowEvaluator {
       const a = bounds[2 * col];
       const b = bounds[2 * col + 1];
       if (
-        clean || quotedAscii && this.#fieldClean(text, a, b)
+        clean || quotedAscii && this.#fieldChars!.noneIn(text, a, b)
           ? verbatimSafeInCleanLine(text, a, b, rules)
           : verbatimSafe(text, a, b, rules)
       ) {
@@ -433,51 +422,7 @@ export class RowEvaluator {
   #lineClean(raw: FieldBounds): boolean {
     // A quoted field may hold anything but a line break, the input delimiter included: check each field.
     if (!raw.ascii || raw.quoted) return false;
-    const text = raw.text;
-    const next = this.#lineNext;
-    if (text !== this.#scanText) {
-      this.#scanText = text;
-      next.fill(-1);
-    }
-    const lo = raw.bounds[0];
-    const hi = raw.bounds[2 * raw.count - 1];
-    const chars = this.#lineChars;
-    for (let i = 0; i < chars.length; i++) {
-      let at = next[i];
-      if (at < lo) {
-        at = text.indexOf(chars[i], lo);
-        next[i] = at = at === -1 ? Number.MAX_SAFE_INTEGER : at;
-      }
-      if (at < hi) return false;
-    }
-    return true;
-  }
-
-  /**
-   * True when `text[a, b)`, a field of an ASCII line with quoted fields, holds none of `#fieldChars`. The
-   * next position of each character is kept with where its search started, so the fields of a block's
-   * lines, visited left to right, cost one native search per occurrence rather than a look at every
-   * character (spreadsheet and CRM exports quote every field).
-   */
-  #fieldClean(text: string, a: number, b: number): boolean {
-    const chars = this.#fieldChars;
-    const next = this.#fieldNext;
-    const from = this.#fieldFrom;
-    if (text !== this.#fieldText) {
-      this.#fieldText = text;
-      from.fill(Number.MAX_SAFE_INTEGER);
-    }
-    for (let i = 0; i < chars.length; i++) {
-      let at = next[i];
-      // Valid when the search started at or before `a` and found nothing before `at`.
-      if (from[i] > a || at < a) {
-        at = text.indexOf(chars[i], a);
-        next[i] = at = at === -1 ? Number.MAX_SAFE_INTEGER : at;
-        from[i] = a;
-      }
-      if (at < b) return false;
-    }
-    return true;
+    return this.#lineChars!.noneIn(raw.text, raw.bounds[0], raw.bounds[2 * raw.count - 1]);
   }
 
   /** Counts a watched DATE_CONVERT result; an empty one is judged by its input (evaluated only then). */
