@@ -6,7 +6,6 @@
 
 import assert from "node:assert/strict";
 import { zipSync } from "fflate";
-import { loadConfig } from "../../src/config/model.ts";
 import { memberChunks } from "../../src/engine/containers/member_stream.ts";
 import { ContainerThreads } from "../../src/engine/containers/threads.ts";
 import { BlockSession } from "../../src/engine/parallel/block_eval.ts";
@@ -14,6 +13,7 @@ import { BlockPool } from "../../src/engine/parallel/pool.ts";
 import type { FileContext } from "../../src/engine/parallel/protocol.ts";
 import { WorkerSet } from "../../src/engine/worker_set.ts";
 import { bytesReader, readZipEntries } from "../../src/formats/zip/archive.ts";
+import { blockFileContext } from "../_support/block_context.ts";
 
 function csv(rows: number): Uint8Array {
   let text = "Name,Value\n";
@@ -22,28 +22,15 @@ function csv(rows: number): Uint8Array {
 }
 
 function blockContext(): FileContext {
-  const cfg = loadConfig(
+  return blockFileContext(
     `{conversion_templates: {t: {
     data_dir: ".", file_pattern_in: ".csv", file_pattern_out: ".out",
     input_schema: { $n: "[Name]", $v: "[Value] * 2", $r: "RECORD_NUM()" },
     row_rules: [{ when: "1 = 1", rows: [{}] }],
     output_schema: { name: "$n", value: "$v", record: "$r" },
   }}}`,
-    "t.json",
-  ).config!;
-  const t = cfg.templates[0];
-  return {
-    template: t,
-    globalMaps: cfg.maps,
-    columnNames: ["Name", "Value"],
-    stem: "s",
-    dateMin: "",
-    dateMax: "",
-    debug: false,
-    trace: false,
-    sourceName: "s.csv",
-    lookups: null,
-  };
+    ["Name", "Value"],
+  );
 }
 
 Deno.test("a WorkerSet lends its threads to one user at a time and replaces a retired one", () => {

@@ -4,11 +4,11 @@
  */
 
 import assert from "node:assert/strict";
-import { loadConfig } from "../../../src/config/model.ts";
 import { BlockSession } from "../../../src/engine/parallel/block_eval.ts";
 import { BlockPool } from "../../../src/engine/parallel/pool.ts";
 import type { BlockJob, FileContext } from "../../../src/engine/parallel/protocol.ts";
 import { WorkerRamp } from "../../../src/engine/parallel/worker_ramp.ts";
+import { blockFileContext } from "../../_support/block_context.ts";
 
 const MB = 1024 * 1024;
 
@@ -37,27 +37,15 @@ Deno.test("WorkerRamp: blocks too short to time are summed into one span", () =>
 });
 
 function blockContext(): FileContext {
-  const cfg = loadConfig(
+  return blockFileContext(
     `{conversion_templates: {t: {
     data_dir: ".", file_pattern_in: ".csv", file_pattern_out: ".out",
     input_schema: { $n: "UPPER([Name])", $v: "[Value] * 2" },
     row_rules: [{ when: "1 = 1", rows: [{}] }],
     output_schema: { name: "$n", value: "$v" },
   }}}`,
-    "t.json",
-  ).config!;
-  return {
-    template: cfg.templates[0],
-    globalMaps: cfg.maps,
-    columnNames: ["Name", "Value"],
-    stem: "s",
-    dateMin: "",
-    dateMax: "",
-    debug: false,
-    trace: false,
-    sourceName: "s.csv",
-    lookups: null,
-  };
+    ["Name", "Value"],
+  );
 }
 
 function body(rows: number): Uint8Array {
