@@ -55,9 +55,9 @@ async function examples(): Promise<string> {
 export async function buildPlayground(outDir: string): Promise<void> {
   await Deno.mkdir(outDir, { recursive: true });
   for (const f of ["index.html", "style.css"]) await Deno.copyFile(join(WEB, f), join(outDir, f));
-  await Promise.all([
-    bundle(join(WEB, "main.ts"), join(outDir, "app.js")),
-    bundle(join(WEB, "worker.ts"), join(outDir, "worker.js")),
-  ]);
+  // One after the other: on a fresh machine the first `deno bundle` installs esbuild into Deno's cache,
+  // and two doing it at once race on the same file (one fails with "failed to copy esbuild binary").
+  await bundle(join(WEB, "main.ts"), join(outDir, "app.js"));
+  await bundle(join(WEB, "worker.ts"), join(outDir, "worker.js"));
   await Deno.writeTextFile(join(outDir, "examples.json"), await examples());
 }
