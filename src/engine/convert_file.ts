@@ -270,12 +270,20 @@ export async function convertFile(
     const writer = createRowWriter(t, plan.outputHeaders);
     writer.writeHeader(plan.outputHeaders);
     const combined = run.combined;
+    // A write that copies its bytes lets the writer fill the same buffer again (no fresh memory per chunk).
+    const reusable = fs.writesCopy === true;
     const drain = async () => {
       const bytes = writer.drain();
-      if (bytes !== null && output !== null) await output.write(bytes);
+      if (bytes !== null && output !== null) {
+        await output.write(bytes);
+        if (reusable) writer.reuse?.(bytes);
+      }
       if (combined !== null) {
         const c = combined.writer.drain();
-        if (c !== null && combined.output !== null) await combined.output.write(c);
+        if (c !== null && combined.output !== null) {
+          await combined.output.write(c);
+          if (reusable) combined.writer.reuse?.(c);
+        }
       }
       await trace.flush();
     };

@@ -72,6 +72,9 @@ class CsvRowWriter implements RowWriter {
     this.#writer.flush();
     return this.#queue.take();
   }
+  reuse(bytes: Uint8Array): void {
+    this.#writer.reuse(bytes);
+  }
 }
 
 class JsonRowWriter implements RowWriter {

@@ -36,6 +36,11 @@ export interface RowWriter {
   finish(): void;
   /** Bytes produced since the last call, or null when there are none. */
   drain(): Uint8Array | null;
+  /**
+   * Optional: `bytes`, the last {@link RowWriter.drain} result, has been written (copied) and may hold the
+   * next rows; a writer that did not make them ignores it.
+   */
+  reuse?(bytes: Uint8Array): void;
 }
 
 /** The BXTB events of a run, in bxp's frame order. */

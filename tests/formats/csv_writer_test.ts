@@ -205,6 +205,29 @@ Deno.test("small buffers: chunks are handed over in order and not reused", () =>
   assert.equal(w.bytesWritten, 5001, "a row larger than the buffer is still written whole");
 });
 
+Deno.test("reuse: a chunk given back after its write holds the next rows; other arrays are ignored", () => {
+  const chunks: Uint8Array[] = [];
+  const w = new CsvWriter(NONE, (c) => chunks.push(c), { bufferSize: 1024 });
+  w.writeRow(["first"]);
+  w.flush();
+  const first = chunks[0];
+  assert.equal(new TextDecoder().decode(first), "first\n");
+  w.reuse(new Uint8Array(1024)); // not this writer's: ignored
+  w.reuse(first);
+  w.writeRow(["second"]);
+  w.flush();
+  assert.equal(chunks[1].buffer, first.buffer, "the second chunk is written into the first one's memory");
+  assert.equal(new TextDecoder().decode(chunks[1]), "second\n");
+  // Given back once rows were written into a fresh buffer: ignored, nothing written is overwritten.
+  w.writeRow(["third"]);
+  w.reuse(chunks[1]);
+  w.writeRow(["fourth"]);
+  w.flush();
+  assert.notEqual(chunks[2].buffer, chunks[1].buffer);
+  assert.equal(new TextDecoder().decode(chunks[2]), "third\nfourth\n");
+  assert.equal(w.bytesWritten, "first\nsecond\nthird\nfourth\n".length);
+});
+
 Deno.test("rows written byte by byte equal formatCsvRow encoded, for any buffer size and value length", () => {
   const pieces = ["a", "é", "€", "😀", ",", '"', "\n", "\r", "=", "-", "1.50", " ", "x".repeat(700)];
   let seed = 11;
