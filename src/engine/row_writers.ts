@@ -85,7 +85,7 @@ class JsonRowWriter implements RowWriter {
     this.#headers = headers;
   }
   #open(): JsonArrayWriter {
-    return this.#writer ??= new JsonArrayWriter(this.#headers, this.#queue.push, { batchChars: 256 * 1024 });
+    return this.#writer ??= new JsonArrayWriter(this.#headers, this.#queue.push, { batchChars: 1024 * 1024 });
   }
   writeHeader(): void {
     this.#open();
@@ -107,6 +107,9 @@ class JsonRowWriter implements RowWriter {
   drain(): Uint8Array | null {
     this.#writer?.flush();
     return this.#queue.take();
+  }
+  reuse(bytes: Uint8Array): void {
+    this.#writer?.reuse(bytes);
   }
 }
 

@@ -65,49 +65,226 @@ export function jsonObjectText(headers: readonly string[], values: readonly stri
 }
 
 const encoder = new TextEncoder();
+const NO_BUFFER = new Uint8Array(0);
+const HEX = new TextEncoder().encode("0123456789abcdef");
+/** Most bytes one UTF-16 unit of a value can become: `\u00xx` for a control character. */
+const MAX_BYTES_PER_UNIT = 6;
+/** Pieces shorter than this are copied by a loop rather than `set` (cheaper for a few bytes). */
+const SHORT_PIECE = 16;
+
+/**
+ * Rows as bxp's JSON objects (see the module doc), encoded straight into a byte buffer as UTF-8; full
+ * buffers go to the sink. Each row after the first is preceded by `,\n`. The keys are escaped and encoded
+ * once, and a value's ASCII characters are escaped as they are copied: building each row as text and
+ * encoding the batch again cost most of a JSON run (the row strings, their concatenation and its copy).
+ *
+ * @example
+ * ```ts
+ * import { JsonRowEncoder } from "./json_output.ts";
+ * const chunks: Uint8Array[] = [];
+ * const rows = new JsonRowEncoder(["id", "note"], (c) => chunks.push(c));
+ * rows.writeRow(["1", 'say "hi"']);
+ * rows.writeRow(["2"]);
+ * rows.flush();
+ * new TextDecoder().decode(chunks[0]); // '{"id":"1","note":"say \\"hi\\""},\n{"id":"2","note":""}'
+ * ```
+ */
+export class JsonRowEncoder {
+  /** Rows written so far (the next one is preceded by `,\n` when this is above 0). */
+  rowsWritten = 0;
+
+  readonly #sink: JsonByteSink;
+  readonly #size: number;
+  /** Per column, the bytes before its value: `{"key":"` for the first, `","key":"` for the others. */
+  readonly #keys: Uint8Array[];
+  #buffer: Uint8Array;
+  #pos = 0;
+  /** The memory of the last full-size buffer handed to the sink, until {@link JsonRowEncoder.reuse}. */
+  #handedOver: ArrayBufferLike | null = null;
+
+  /** `bufferSize`: bytes handed to the sink at a time (default 64 KiB); `initialBuffer`: a recycled first one. */
+  constructor(
+    headers: readonly string[],
+    sink: JsonByteSink,
+    options: { bufferSize?: number; initialBuffer?: Uint8Array } = {},
+  ) {
+    this.#sink = sink;
+    this.#size = Math.max(16, options.bufferSize ?? 64 * 1024);
+    this.#buffer = options.initialBuffer ?? NO_BUFFER;
+    this.#keys = headers.map((h, i) => encoder.encode(`${i === 0 ? '{"' : '","'}${escapeJsonString(h)}":"`));
+  }
+
+  /** Appends one row (values in header order; a missing value is ""). */
+  writeRow(values: readonly string[]): void {
+    if (this.rowsWritten > 0) this.#putAscii(",\n");
+    const keys = this.#keys;
+    if (keys.length === 0) {
+      this.#putAscii("{}");
+    } else {
+      for (let i = 0; i < keys.length; i++) {
+        this.#putBytes(keys[i]);
+        this.#putValue(values[i] ?? "");
+      }
+      this.#putAscii('"}');
+    }
+    this.rowsWritten++;
+  }
+
+  /** Appends ASCII text as it is (the array's brackets). */
+  writeAscii(text: string): void {
+    this.#putAscii(text);
+  }
+
+  /** Hands everything buffered to the sink. */
+  flush(): void {
+    if (this.#pos === 0) return;
+    const chunk = this.#buffer.subarray(0, this.#pos);
+    const whole = this.#buffer.byteOffset === 0 && this.#buffer.buffer.byteLength === this.#size;
+    this.#handedOver = whole ? this.#buffer.buffer : null;
+    this.#buffer = NO_BUFFER; // the next one is taken when something is written
+    this.#pos = 0;
+    this.#sink(chunk);
+  }
+
+  /**
+   * Takes back the last chunk {@link JsonRowEncoder.flush} handed over, once the sink has copied it: the
+   * next rows reuse its memory. Anything else, or a chunk given back after more was written, is ignored.
+   */
+  reuse(chunk: Uint8Array): void {
+    if (chunk.buffer !== this.#handedOver) return;
+    this.#handedOver = null;
+    if (this.#buffer === NO_BUFFER && this.#pos === 0) {
+      this.#buffer = new Uint8Array(chunk.buffer, 0, this.#size);
+    }
+  }
+
+  /** Starts over on `buffer` (a recycled one) or a fresh one: no rows written, nothing buffered. */
+  restart(buffer: Uint8Array | null): void {
+    this.#buffer = buffer ?? NO_BUFFER;
+    this.#pos = 0;
+    this.rowsWritten = 0;
+  }
+
+  /** Makes room for `n` bytes (at most the buffer size), flushing first when they do not fit. */
+  #room(n: number): void {
+    if (this.#buffer.length - this.#pos >= n) return;
+    this.flush();
+    if (this.#buffer.length < n) this.#buffer = new Uint8Array(Math.max(n, this.#size));
+  }
+
+  #putAscii(text: string): void {
+    const n = text.length;
+    if (n > this.#size) {
+      this.#putBytes(encoder.encode(text));
+      return;
+    }
+    this.#room(n);
+    const buf = this.#buffer;
+    let pos = this.#pos;
+    for (let i = 0; i < n; i++) buf[pos++] = text.charCodeAt(i);
+    this.#pos = pos;
+  }
+
+  #putBytes(bytes: Uint8Array): void {
+    const n = bytes.length;
+    if (n > this.#size) {
+      this.flush();
+      this.#sink(bytes.slice()); // the sink keeps its chunks
+      return;
+    }
+    this.#room(n);
+    const buf = this.#buffer;
+    let pos = this.#pos;
+    if (n < SHORT_PIECE) {
+      for (let i = 0; i < n; i++) buf[pos++] = bytes[i];
+    } else {
+      buf.set(bytes, pos);
+      pos += n;
+    }
+    this.#pos = pos;
+  }
+
+  /** A value, escaped: ASCII by a copy loop, the first other character onwards by the encoder. */
+  #putValue(value: string): void {
+    const n = value.length;
+    if (n === 0) return;
+    const worst = n * MAX_BYTES_PER_UNIT;
+    if (worst > this.#size) {
+      this.#putBytes(encoder.encode(escapeJsonString(value)));
+      return;
+    }
+    this.#room(worst);
+    const buf = this.#buffer;
+    let pos = this.#pos;
+    for (let i = 0; i < n; i++) {
+      const c = value.charCodeAt(i);
+      if (c >= 0x20 && c < 0x80 && c !== 0x22 && c !== 0x5c) {
+        buf[pos++] = c;
+      } else if (c >= 0x80) {
+        pos += encoder.encodeInto(escapeJsonString(value.substring(i)), buf.subarray(pos)).written;
+        break;
+      } else {
+        buf[pos++] = 0x5c; // backslash
+        if (c === 0x22 || c === 0x5c) buf[pos++] = c;
+        else if (c === 0x0a) buf[pos++] = 0x6e; // n
+        else if (c === 0x0d) buf[pos++] = 0x72; // r
+        else if (c === 0x09) buf[pos++] = 0x74; // t
+        else {
+          buf[pos++] = 0x75; // u
+          buf[pos++] = 0x30;
+          buf[pos++] = 0x30;
+          buf[pos++] = HEX[c >> 4];
+          buf[pos++] = HEX[c & 15];
+        }
+      }
+    }
+    this.#pos = pos;
+  }
+}
 
 /**
  * Streams a JSON array output: {@link JsonArrayWriter.writeRow} per row (possibly across several input files
- * for a combined output), then {@link JsonArrayWriter.finish}. Text is batched and handed to the sink as UTF-8.
+ * for a combined output), then {@link JsonArrayWriter.finish}. Rows are encoded into a buffer of `batchChars`
+ * bytes (see {@link JsonRowEncoder}), handed to the sink as UTF-8 when full or flushed.
  */
 export class JsonArrayWriter {
-  /** Rows written so far. */
-  rowsWritten = 0;
-
-  readonly #headers: readonly string[];
-  readonly #sink: JsonByteSink;
-  readonly #batchChars: number;
-  #pending = "[\n";
+  readonly #rows: JsonRowEncoder;
   #finished = false;
 
   constructor(headers: readonly string[], sink: JsonByteSink, options: { batchChars?: number } = {}) {
-    this.#headers = headers;
-    this.#sink = sink;
-    this.#batchChars = options.batchChars ?? 32 * 1024;
+    this.#rows = new JsonRowEncoder(headers, sink, { bufferSize: options.batchChars ?? 32 * 1024 });
+    this.#rows.writeAscii("[\n");
+  }
+
+  /** Rows written so far; a caller appending rows encoded elsewhere adds their count. */
+  get rowsWritten(): number {
+    return this.#rows.rowsWritten;
+  }
+  set rowsWritten(n: number) {
+    this.#rows.rowsWritten = n;
   }
 
   /** Append one row (values in header order). */
   writeRow(values: readonly string[]): void {
     if (this.#finished) throw new Error("JsonArrayWriter.writeRow called after finish()");
-    if (this.rowsWritten > 0) this.#pending += ",\n";
-    this.#pending += jsonObjectText(this.#headers, values);
-    this.rowsWritten++;
-    if (this.#pending.length >= this.#batchChars) this.flush();
+    this.#rows.writeRow(values);
   }
 
-  /** Hand buffered text to the sink. */
+  /** Hand buffered bytes to the sink. */
   flush(): void {
-    if (this.#pending.length === 0) return;
-    const text = this.#pending;
-    this.#pending = "";
-    this.#sink(encoder.encode(text));
+    this.#rows.flush();
+  }
+
+  /** Takes back the last flushed chunk once the sink has copied it (see {@link JsonRowEncoder.reuse}). */
+  reuse(chunk: Uint8Array): void {
+    this.#rows.reuse(chunk);
   }
 
   /** Close the array and flush. */
   finish(): void {
     if (this.#finished) return;
     this.#finished = true;
-    this.#pending += "\n]\n";
+    this.#rows.writeAscii("\n]\n");
     this.flush();
   }
 }

@@ -5,6 +5,7 @@ import {
   formatJsonArray,
   JsonArrayWriter,
   jsonObjectText,
+  JsonRowEncoder,
 } from "../../src/formats/json_output.ts";
 import { readJsonArray } from "../../src/formats/json_input.ts";
 
@@ -43,4 +44,53 @@ Deno.test("escaping: quotes, backslashes, control characters; UTF-8 kept", () =>
   assert.equal(escapeJsonString("\u0001\u001f\b\f"), "\\u0001\\u001f\\u0008\\u000c");
   assert.equal(escapeJsonString("Žluť € 😀 / \u007f"), "Žluť € 😀 / \u007f");
   assert.equal(jsonObjectText(['k"1'], ["v"]), '{"k\\"1":"v"}', "keys are escaped too");
+});
+
+Deno.test("rows encoded as bytes equal the text layout encoded, for any buffer size and value", () => {
+  // formatJsonArray builds the text with escapeJsonString: the reference the byte encoder must match.
+  const escaped = ['"', "\\", "\n", "\r", "\t", "\u0001", "\u001f"];
+  const pieces = ["a", "/", "\u007f", "é", "€", "😀", "\ud800", ...escaped];
+  let seed = 7;
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  for (const batchChars of [16, 64, 1024, 65536]) {
+    for (let trial = 0; trial < 20; trial++) {
+      const headers = Array.from({ length: rnd(4) }, (_, i) => `h${i}${pieces[rnd(pieces.length)]}`);
+      const rows: string[][] = [];
+      for (let r = rnd(6); r > 0; r--) {
+        const row: string[] = [];
+        for (let c = rnd(headers.length + 1); c > 0; c--) {
+          let v = rnd(10) === 0 ? "x".repeat(300) : "";
+          for (let k = rnd(8); k > 0; k--) v += pieces[rnd(pieces.length)];
+          row.push(v);
+        }
+        rows.push(row);
+      }
+      const expected = new TextDecoder().decode(new TextEncoder().encode(formatJsonArray(headers, rows)));
+      assert.equal(collect(headers, rows, batchChars), expected, `batch ${batchChars} trial ${trial}`);
+    }
+  }
+});
+
+Deno.test("JsonRowEncoder: rows after the first get ',\\n'; restart and reuse keep the bytes apart", () => {
+  const chunks: Uint8Array[] = [];
+  const rows = new JsonRowEncoder(["k"], (c) => chunks.push(c), { bufferSize: 1024 });
+  rows.writeRow(["1"]);
+  rows.writeRow(["2"]);
+  rows.flush();
+  assert.equal(new TextDecoder().decode(chunks[0]), '{"k":"1"},\n{"k":"2"}');
+  rows.reuse(chunks[0]);
+  rows.restart(null);
+  rows.writeRow(["3"]);
+  rows.flush();
+  assert.equal(new TextDecoder().decode(chunks[1]), '{"k":"3"}', "restart: the first row has no separator");
+  rows.reuse(chunks[1]);
+  rows.writeRow(["4"]);
+  rows.flush();
+  assert.equal(chunks[2].buffer, chunks[1].buffer, "a chunk given back holds the next rows");
+  assert.equal(new TextDecoder().decode(chunks[2]), ',\n{"k":"4"}');
+  const empty: Uint8Array[] = [];
+  const none = new JsonRowEncoder([], (c) => empty.push(c));
+  none.writeRow([]);
+  none.flush();
+  assert.equal(new TextDecoder().decode(empty[0]), "{}");
 });

@@ -12,7 +12,7 @@
 
 import { CsvParser, CsvRecordTooLongError } from "../../formats/csv_reader.ts";
 import { type CopySource, CsvWriter } from "../../formats/csv_writer.ts";
-import { jsonObjectText } from "../../formats/json_output.ts";
+import { JsonRowEncoder } from "../../formats/json_output.ts";
 import { BxtbWriter } from "../../trace/bxtb.ts";
 import { newEvalContext } from "../context.ts";
 import { capDataFields } from "../header_checks.ts";
@@ -24,37 +24,34 @@ import { concatBytes, GrowableBytes } from "../../util/bytes.ts";
 import type { BlockJob, BlockResult, FileContext } from "./protocol.ts";
 import type { EvalContext } from "../../lang/mod.ts";
 
-const encoder = new TextEncoder();
-
 /** Rows only (no header, no brackets): CSV lines, or JSON objects joined by `,\n`. */
 class FragmentWriter implements RowWriter {
   #chunks: Uint8Array[] = [];
   readonly #csv: CsvWriter | null;
-  readonly #headers: readonly string[];
-  #json = "";
-  #jsonRows = 0;
+  readonly #json: JsonRowEncoder | null;
 
   /** `buffer`: where the rows go first (a recycled buffer), else a fresh one. */
   constructor(plan: TemplatePlan, buffer: Uint8Array | null) {
     const t = plan.template;
-    this.#headers = plan.outputHeaders;
-    this.#csv = t.fileTypeOut === "json" ? null : new CsvWriter(
+    const sink = (c: Uint8Array) => this.#chunks.push(c);
+    const options = { bufferSize: 1024 * 1024, initialBuffer: buffer ?? undefined };
+    this.#json = t.fileTypeOut === "json" ? new JsonRowEncoder(plan.outputHeaders, sink, options) : null;
+    this.#csv = this.#json !== null ? null : new CsvWriter(
       {
         delimiter: t.csvDelimiterOut,
         quote: t.csvTextQuoteOut,
         encoding: t.csvOutputEncoding,
         decimalSeparator: t.csvDecimalSeparatorOut,
       },
-      (c) => this.#chunks.push(c),
-      { bufferSize: 1024 * 1024, initialBuffer: buffer ?? undefined },
+      sink,
+      options,
     );
   }
   /** Starts the next block's rows in `buffer` (a recycled one), else a fresh one. */
   begin(buffer: Uint8Array | null): void {
     this.#chunks = [];
-    this.#json = "";
-    this.#jsonRows = 0;
     this.#csv?.restart(buffer);
+    this.#json?.restart(buffer);
   }
   writeHeader(): void {}
   writeFragment(): void {
@@ -67,16 +64,13 @@ class FragmentWriter implements RowWriter {
     return this.#csv?.specialColumn;
   }
   writeRow(values: readonly string[]): void {
-    if (this.#csv !== null) {
-      this.#csv.writeRow(values);
-      return;
-    }
-    this.#json += (this.#jsonRows++ > 0 ? ",\n" : "") + jsonObjectText(this.#headers, values);
+    if (this.#csv !== null) this.#csv.writeRow(values);
+    else this.#json!.writeRow(values);
   }
   finish(): void {}
   drain(): Uint8Array | null {
-    if (this.#csv !== null) this.#csv.flush();
-    else if (this.#json !== "") this.#chunks.push(encoder.encode(this.#json));
+    this.#csv?.flush();
+    this.#json?.flush();
     return this.#chunks.length === 0 ? null : concatBytes(this.#chunks);
   }
 }
