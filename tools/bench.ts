@@ -45,6 +45,7 @@ import {
   QUICK_POINT_IDS,
   repeatsFor,
   traceBaselineId,
+  twinLabel,
   variantBaselineId,
 } from "./bench/points.ts";
 import { startSlowSink } from "./bench/slow_sink.ts";
@@ -185,8 +186,11 @@ async function runPoint(
     bxp: { wallMs: [], peakRssKb: null, outputBytes: null, traceBytes: null },
     peers: [],
   };
-  // Peers compute the three expressions; none has bxp's per-row error semantics to compare with.
-  const withPeers = p.trace || p.variant !== undefined || p.mode === "errors" ? [] : peers;
+  // Peers compute the three expressions into CSV: none has bxp's per-row error semantics or writes bxp's
+  // JSON layout to compare with, and trace and variant points have nothing comparable.
+  const withPeers = p.trace || p.variant !== undefined || p.mode === "errors" || p.mode === "json"
+    ? []
+    : peers;
   const peerRuns: PeerRuns[] = withPeers.map((peer) => ({
     name: peer.name,
     wallMs: [],
@@ -205,10 +209,10 @@ async function runPoint(
       const paired = result.pairedOff;
       if (twin !== null && paired !== undefined && paired.error === undefined) {
         const m = await runMeasured(bxpCliSpec(denoJson, input, twin, tracePath));
-        const label = p.trace ? "trace off" : "without errors";
+        const label = twinLabel(p);
         paired.error = failure(m, `bxp-cli (${label})`);
         if (paired.error === undefined) paired.wallMs.push(m.wallMs);
-        await removeQuietly(input.bxpOutputPath);
+        await removeQuietly(input.outputPath[twin.mode]);
         progress(`${p.id}: bxp-cli ${label} ${paired.error ?? `${(m.wallMs / 1000).toFixed(2)} s`}`);
       }
       if (result.bxp.error === undefined) {
@@ -219,9 +223,9 @@ async function runPoint(
         if (result.bxp.error === undefined) {
           result.bxp.wallMs.push(m.wallMs);
           result.bxp.peakRssKb = maxRss(result.bxp.peakRssKb, m.peakRssKb);
-          result.bxp.outputBytes = (await Deno.stat(input.bxpOutputPath)).size;
+          result.bxp.outputBytes = (await Deno.stat(input.outputPath[p.mode])).size;
           if (p.trace) result.bxp.traceBytes = (await Deno.stat(tracePath)).size;
-          await Deno.rename(input.bxpOutputPath, reference);
+          await Deno.rename(input.outputPath[p.mode], reference);
         }
         await removeQuietly(tracePath);
         progress(`${p.id}: bxp-cli ${result.bxp.error ?? `${(m.wallMs / 1000).toFixed(2)} s`}`);
@@ -264,7 +268,7 @@ async function runPoint(
     }
   } finally {
     await removeQuietly(reference);
-    await removeQuietly(input.bxpOutputPath);
+    await removeQuietly(input.outputPath[p.mode]);
     await removeQuietly(tracePath);
   }
   result.peers = peerRuns;

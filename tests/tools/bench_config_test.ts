@@ -9,6 +9,7 @@ import {
   benchOutputColumns,
   COMPUTED_EXPRESSIONS,
   FAILING_EXPRESSION,
+  outputSuffix,
 } from "../../tools/bench/config.ts";
 import { workloadChunks, workloadColumns } from "../../tools/bench/workload.ts";
 import { runBxpCli } from "../_support/processes.ts";
@@ -135,6 +136,29 @@ Deno.test("bench config: bxp-cli turns a generated workload into the expected ou
     const expected = [benchOutputColumns(columns, "3expr").join(","), ...rows.map(expectedRow)].join("\n") +
       "\n";
     assert.equal(output, expected);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("bench config: the json mode writes the same rows as bxp's JSON array of objects", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-bench-json-" });
+  try {
+    const columns = workloadColumns(7);
+    assert.equal(template(columns, "json").file_pattern_out, outputSuffix("json"));
+    const decoder = new TextDecoder();
+    let input = "";
+    for (const chunk of workloadChunks({ rows: 40, cols: 7 })) input += decoder.decode(chunk);
+    await Deno.writeTextFile(`${dir}/input.in.csv`, input);
+    await Deno.writeTextFile(`${dir}/bxp-cli.json`, benchConfigText(columns, "json"));
+    const run = await runBxpCli(["--config", `${dir}/bxp-cli.json`, "--quiet"]);
+    assert.equal(run.code, 0, run.stderr);
+    const output = await Deno.readTextFile(`${dir}/input.out.json`);
+    const headers = benchOutputColumns(columns, "json");
+    const rows = input.trim().split("\n").slice(1).map((l) => expectedRow(l.split(",")).split(","));
+    // Every value is a string; keys in output_schema order (bxp's layout, see formats/json_output.ts).
+    const objects = rows.map((r) => JSON.stringify(Object.fromEntries(headers.map((h, i) => [h, r[i]]))));
+    assert.equal(output, `[\n${objects.join(",\n")}\n]\n`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

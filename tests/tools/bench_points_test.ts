@@ -8,12 +8,14 @@ import {
   quotedBaselineId,
   quotedPoint,
   repeatsFor,
+  twinLabel,
   variantBaselineId,
 } from "../../tools/bench/points.ts";
 import {
   type BenchRun,
   checkGoals,
   errorOverheads,
+  jsonOverheads,
   type PointResult,
   quotedOverheads,
   renderReport,
@@ -198,4 +200,25 @@ Deno.test("a quoted point reads the same rows quoted and is reported beside the 
   assert.match(report, /### Every field quoted against unquoted/);
   assert.match(report, /\| `r500k-c16-quoted` \| 2\.00 \| 2\.80 \| 1\.40x \|/);
   assert.match(report, /every input field quoted/);
+});
+
+Deno.test("a json point pairs with its CSV twin and is reported beside it", () => {
+  const json = point(500_000, 16, "json");
+  assert.equal(json.id, "r500k-c16-json");
+  assert.deepEqual({ ...pairedTwin(json), id: "" }, { ...point(500_000, 16, "3expr"), id: "" });
+  assert.equal(twinLabel(json), "CSV output");
+  assert.equal(twinLabel(point(500_000, 16, "errors")), "without errors");
+  assert.ok(FULL_POINTS.some((p) => p.id === "r500k-c16-json"));
+  assert.ok(QUICK_POINT_IDS.includes("r100k-c16-json"));
+  const csv = result("r500k-c16", 2000, 120);
+  const written = {
+    ...result("r500k-c16-json", 2500, 120),
+    pairedOff: { wallMs: [1900, 2100, 1800], peakRssKb: null },
+  };
+  const run: BenchRun = { ...BASE_RUN, points: [csv, written] };
+  assert.deepEqual(jsonOverheads(run), [{ id: "r500k-c16-json", csvMs: 1900, jsonMs: 2500 }]);
+  const report = renderReport(run);
+  assert.match(report, /### JSON output against CSV output/);
+  assert.match(report, /\| `r500k-c16-json` \| 1\.90 \| 2\.50 \| 1\.32x \|/);
+  assert.match(report, /3 expr \+ pass-through; JSON output/);
 });

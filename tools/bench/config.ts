@@ -13,14 +13,15 @@
  */
 
 /**
- * Which config: the three expressions plus pass-through, pass-through only (isolates expression cost), or
- * the three expressions with the numeric one reading a text column, so it fails on every row (the error
- * path of messy data: each row's error is counted and its cell written empty).
+ * Which config: the three expressions plus pass-through, pass-through only (isolates expression cost), the
+ * three expressions with the numeric one reading a text column, so it fails on every row (the error path of
+ * messy data: each row's error is counted and its cell written empty), or the three expressions plus
+ * pass-through written as JSON (`file_type_out: "json"`, bxp's array of objects).
  */
-export type BenchMode = "3expr" | "passthrough" | "errors";
+export type BenchMode = "3expr" | "passthrough" | "errors" | "json";
 
 /** Every mode, each with its config file beside the input. */
-export const BENCH_MODES: readonly BenchMode[] = ["3expr", "passthrough", "errors"];
+export const BENCH_MODES: readonly BenchMode[] = ["3expr", "passthrough", "errors", "json"];
 
 /** The template id in every bench config. */
 export const BENCH_TEMPLATE = "bench";
@@ -29,6 +30,11 @@ export const BENCH_TEMPLATE = "bench";
 export const INPUT_SUFFIX = ".in.csv";
 /** The suffix bxp-cli gives the output of an input file. */
 export const OUTPUT_SUFFIX = ".out.csv";
+
+/** The output suffix of a mode: {@link OUTPUT_SUFFIX}, `.out.json` for the JSON output. */
+export function outputSuffix(mode: BenchMode): string {
+  return mode === "json" ? ".out.json" : OUTPUT_SUFFIX;
+}
 
 /** The three computed variables and their expressions, in output order. */
 export const COMPUTED_EXPRESSIONS: ReadonlyArray<readonly [name: string, expr: string]> = [
@@ -46,7 +52,7 @@ export const FAILING_EXPRESSION: readonly [name: string, expr: string] = [
 /** The computed variables of a mode, in output order. */
 export function computedExpressions(mode: BenchMode): ReadonlyArray<readonly [name: string, expr: string]> {
   if (mode === "passthrough") return [];
-  if (mode === "3expr") return COMPUTED_EXPRESSIONS;
+  if (mode === "3expr" || mode === "json") return COMPUTED_EXPRESSIONS;
   return COMPUTED_EXPRESSIONS.map((e) => e[0] === FAILING_EXPRESSION[0] ? FAILING_EXPRESSION : e);
 }
 
@@ -73,7 +79,8 @@ export function benchConfig(columns: readonly string[], mode: BenchMode): Record
       [BENCH_TEMPLATE]: {
         data_dir: ".",
         file_pattern_in: INPUT_SUFFIX,
-        file_pattern_out: OUTPUT_SUFFIX,
+        file_pattern_out: outputSuffix(mode),
+        ...(mode === "json" ? { file_type_out: "json" } : {}),
         input_schema: inputSchema,
         row_rules: [{ when: "1 = 1", rows: [{}] }],
         output_schema: outputSchema,

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { BENCH_MODES, benchConfigText, type BenchMode, INPUT_SUFFIX, OUTPUT_SUFFIX } from "./config.ts";
+import { BENCH_MODES, benchConfigText, type BenchMode, INPUT_SUFFIX, outputSuffix } from "./config.ts";
 import {
   DEFAULT_CELL_WIDTH,
   DEFAULT_SEED,
@@ -22,8 +22,10 @@ export interface PreparedInput {
   dir: string;
   /** The CSV file. */
   inputPath: string;
-  /** Where bxp-cli writes its output for that input. */
+  /** Where bxp-cli writes its CSV output for that input (every mode but `json`). */
   bxpOutputPath: string;
+  /** Where bxp-cli writes its output for that input, per mode. */
+  outputPath: Record<BenchMode, string>;
   /** Size of the input in bytes. */
   bytes: number;
   /** The input's header names. */
@@ -76,7 +78,11 @@ export async function prepareInput(root: string, spec: WorkloadSpec): Promise<Pr
   return {
     dir,
     inputPath,
-    bxpOutputPath: `${dir}/input${OUTPUT_SUFFIX}`,
+    bxpOutputPath: `${dir}/input${outputSuffix("3expr")}`,
+    outputPath: Object.fromEntries(BENCH_MODES.map((m) => [m, `${dir}/input${outputSuffix(m)}`])) as Record<
+      BenchMode,
+      string
+    >,
     bytes: (await Deno.stat(inputPath)).size,
     columns,
     configPath,

@@ -1,8 +1,8 @@
 /**
  * The benchmark's points: rows 50k / 100k / 500k / 2M / 10M at 16 columns, 100k rows at 4 / 64 / 256 /
  * 1024 columns, trace on beside trace off, pass-through only, an expression failing on every row beside the
- * same run without it, every field quoted beside unquoted, the 50k and 2M points serial (`BXP_WORKERS=0`)
- * and writing into a slow sink. Ids are short and shell-friendly for `--only`.
+ * same run without it, every field quoted beside unquoted, JSON output beside CSV output, the 50k and 2M
+ * points serial (`BXP_WORKERS=0`) and writing into a slow sink. Ids are short and shell-friendly for `--only`.
  * @module
  */
 
@@ -49,7 +49,13 @@ export function point(
   quoted = false,
 ): BenchPoint {
   const suffix = variant === "serial" ? "-serial" : variant === "slow-sink" ? "-slow" : "";
-  const modeSuffix = mode === "passthrough" ? "-pass" : mode === "errors" ? "-errors" : "";
+  const modeSuffix = mode === "passthrough"
+    ? "-pass"
+    : mode === "errors"
+    ? "-errors"
+    : mode === "json"
+    ? "-json"
+    : "";
   const id = `r${rowsLabel(rows)}-c${cols}${modeSuffix}${quoted ? "-quoted" : ""}${
     trace ? "-trace" : ""
   }${suffix}`;
@@ -91,6 +97,8 @@ export const FULL_POINTS: readonly BenchPoint[] = [
   point(100_000, 16, "passthrough"),
   point(100_000, 16, "errors"),
   point(500_000, 16, "errors"),
+  point(100_000, 16, "json"),
+  point(500_000, 16, "json"),
   quotedPoint(100_000, 16),
   quotedPoint(500_000, 16),
 ];
@@ -103,6 +111,7 @@ export const QUICK_POINT_IDS: readonly string[] = [
   "r100k-c16-pass",
   "r100k-c16-errors",
   "r100k-c16-quoted",
+  "r100k-c16-json",
 ];
 
 /** The default-mode point a variant point (serial, slow sink) is compared with. */
@@ -117,16 +126,24 @@ export function traceBaselineId(p: BenchPoint): string {
 
 /**
  * The config a point is paired with, run in alternation with its own runs: a trace-on point's trace-off
- * twin, an `errors` point's error-free twin (`3expr`); null for other points.
+ * twin, an `errors` point's error-free twin and a `json` point's CSV twin (both `3expr`); null for others.
  */
 export function pairedTwin(p: BenchPoint): BenchPoint | null {
   if (p.trace) return { ...p, trace: false };
-  if (p.mode === "errors") return { ...p, mode: "3expr" };
+  if (p.mode === "errors" || p.mode === "json") return { ...p, mode: "3expr" };
   return null;
 }
 
-/** The error-free point an `errors` point is compared with. */
-export function errorsBaselineId(p: BenchPoint): string {
+/** What a paired twin's runs are called in the bench's progress lines. */
+export function twinLabel(p: BenchPoint): string {
+  return p.trace ? "trace off" : p.mode === "json" ? "CSV output" : "without errors";
+}
+
+/**
+ * The `3expr` point of the same shape, which an `errors` point (without the error) and a `json` point (CSV
+ * output) are compared with when they have no twin runs of their own.
+ */
+export function plainBaselineId(p: BenchPoint): string {
   return point(p.rows, p.cols, "3expr", p.trace, p.variant).id;
 }
 

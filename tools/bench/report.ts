@@ -9,7 +9,7 @@ import type { McpResult } from "./mcp.ts";
 import { median } from "./measure.ts";
 import {
   type BenchPoint,
-  errorsBaselineId,
+  plainBaselineId,
   quotedBaselineId,
   SLOW_SINK_BYTES_PER_SECOND,
   traceBaselineId,
@@ -140,6 +140,8 @@ function pointsTable(run: BenchRun): string[] {
         ? "3 expr + pass-through"
         : r.point.mode === "errors"
         ? "3 expr (one failing on every row) + pass-through"
+        : r.point.mode === "json"
+        ? "3 expr + pass-through; JSON output"
         : "pass-through only") + (r.point.quoted === true ? "; every input field quoted" : ""),
       r.point.variant === "slow-sink"
         ? `FIFO ${SLOW_SINK_BYTES_PER_SECOND / 1e6} MB/s`
@@ -233,12 +235,12 @@ function besideTable(pairs: Array<{ id: string; baseMs: number; ownMs: number }>
 
 /** Time with an expression failing on every row over the same run without it, for every errors point. */
 export function errorOverheads(run: BenchRun): Array<{ id: string; withoutMs: number; withMs: number }> {
-  return pairsBeside(run, (p) => p.mode === "errors", errorsBaselineId)
+  return pairsBeside(run, (p) => p.mode === "errors", plainBaselineId)
     .map((p) => ({ id: p.id, withoutMs: p.baseMs, withMs: p.ownMs }));
 }
 
 function errorsTable(run: BenchRun): string[] {
-  return besideTable(pairsBeside(run, (p) => p.mode === "errors", errorsBaselineId), [
+  return besideTable(pairsBeside(run, (p) => p.mode === "errors", plainBaselineId), [
     "without errors s",
     "an error on every row s",
     "with / without",
@@ -256,6 +258,20 @@ function quotedTable(run: BenchRun): string[] {
     "unquoted s",
     "every field quoted s",
     "quoted / unquoted",
+  ]);
+}
+
+/** Time writing JSON over the same run writing CSV, for every json point. */
+export function jsonOverheads(run: BenchRun): Array<{ id: string; csvMs: number; jsonMs: number }> {
+  return pairsBeside(run, (p) => p.mode === "json", plainBaselineId)
+    .map((p) => ({ id: p.id, csvMs: p.baseMs, jsonMs: p.ownMs }));
+}
+
+function jsonTable(run: BenchRun): string[] {
+  return besideTable(pairsBeside(run, (p) => p.mode === "json", plainBaselineId), [
+    "CSV output s",
+    "JSON output s",
+    "JSON / CSV",
   ]);
 }
 
@@ -471,6 +487,16 @@ export function renderReport(run: BenchRun): string {
       "",
     );
     out.push(...quoted, "");
+  }
+  const json = jsonTable(run);
+  if (json.length > 0) {
+    out.push("### JSON output against CSV output", "");
+    out.push(
+      'The same config writing bxp\'s JSON array of objects (`file_type_out: "json"`) instead of CSV, run in ' +
+        "alternation with the CSV runs (medians of each). No peer writes that layout, so none is compared.",
+      "",
+    );
+    out.push(...json, "");
   }
   if (run.exprRates !== null) {
     out.push("### Expressions per second, in process (bench input_schema over generated rows)", "");
