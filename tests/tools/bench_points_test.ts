@@ -14,10 +14,11 @@ import {
 import {
   type BenchRun,
   checkGoals,
-  errorOverheads,
-  jsonOverheads,
+  comparisonPairs,
+  ERRORS_COMPARISON,
+  JSON_COMPARISON,
   type PointResult,
-  quotedOverheads,
+  QUOTED_COMPARISON,
   renderReport,
   traceOverheads,
 } from "../../tools/bench/report.ts";
@@ -171,10 +172,14 @@ Deno.test("an errors point pairs with its error-free twin and is reported beside
     pairedOff: { wallMs: [2300, 2000, 2100], peakRssKb: null },
   };
   const run: BenchRun = { ...BASE_RUN, points: [plain, failing] };
-  assert.deepEqual(errorOverheads(run), [{ id: "r500k-c16-errors", withoutMs: 2100, withMs: 2600 }]);
+  assert.deepEqual(comparisonPairs(run, ERRORS_COMPARISON), [{
+    id: "r500k-c16-errors",
+    baseMs: 2100,
+    ownMs: 2600,
+  }]);
   const { pairedOff: _, ...unpaired } = failing;
-  assert.deepEqual(errorOverheads({ ...run, points: [plain, unpaired] }), [
-    { id: "r500k-c16-errors", withoutMs: 2000, withMs: 2600 },
+  assert.deepEqual(comparisonPairs({ ...run, points: [plain, unpaired] }, ERRORS_COMPARISON), [
+    { id: "r500k-c16-errors", baseMs: 2000, ownMs: 2600 },
   ]);
   const report = renderReport(run);
   assert.match(report, /### An expression failing on every row against none/);
@@ -194,8 +199,16 @@ Deno.test("a quoted point reads the same rows quoted and is reported beside the 
     ...BASE_RUN,
     points: [result("r500k-c16", 2000, 120), result("r500k-c16-quoted", 2800, 120)],
   };
-  assert.deepEqual(quotedOverheads(run), [{ id: "r500k-c16-quoted", plainMs: 2000, quotedMs: 2800 }]);
-  assert.deepEqual(quotedOverheads({ ...run, points: [run.points[1]] }), [], "no unquoted point: no row");
+  assert.deepEqual(comparisonPairs(run, QUOTED_COMPARISON), [{
+    id: "r500k-c16-quoted",
+    baseMs: 2000,
+    ownMs: 2800,
+  }]);
+  assert.deepEqual(
+    comparisonPairs({ ...run, points: [run.points[1]] }, QUOTED_COMPARISON),
+    [],
+    "no unquoted point",
+  );
   const report = renderReport(run);
   assert.match(report, /### Every field quoted against unquoted/);
   assert.match(report, /\| `r500k-c16-quoted` \| 2\.00 \| 2\.80 \| 1\.40x \|/);
@@ -216,7 +229,11 @@ Deno.test("a json point pairs with its CSV twin and is reported beside it", () =
     pairedOff: { wallMs: [1900, 2100, 1800], peakRssKb: null },
   };
   const run: BenchRun = { ...BASE_RUN, points: [csv, written] };
-  assert.deepEqual(jsonOverheads(run), [{ id: "r500k-c16-json", csvMs: 1900, jsonMs: 2500 }]);
+  assert.deepEqual(comparisonPairs(run, JSON_COMPARISON), [{
+    id: "r500k-c16-json",
+    baseMs: 1900,
+    ownMs: 2500,
+  }]);
   const report = renderReport(run);
   assert.match(report, /### JSON output against CSV output/);
   assert.match(report, /\| `r500k-c16-json` \| 1\.90 \| 2\.50 \| 1\.32x \|/);

@@ -209,20 +209,6 @@ function traceTable(run: BenchRun): string[] {
   return lines;
 }
 
-/** The median of each selected point beside that of what it is compared with (see {@link medianBeside}). */
-function pairsBeside(
-  run: BenchRun,
-  selected: (p: BenchPoint) => boolean,
-  baselineId: (p: BenchPoint) => string,
-): Array<{ id: string; baseMs: number; ownMs: number }> {
-  const pairs = [];
-  for (const r of run.points.filter((r) => selected(r.point))) {
-    const m = medianBeside(run, r, baselineId(r.point));
-    if (m !== null) pairs.push({ id: r.point.id, ...m });
-  }
-  return pairs;
-}
-
 /** A table of point, baseline seconds, own seconds and their ratio; `heads` names the last three columns. */
 function besideTable(pairs: Array<{ id: string; baseMs: number; ownMs: number }>, heads: string[]): string[] {
   if (pairs.length === 0) return [];
@@ -233,46 +219,71 @@ function besideTable(pairs: Array<{ id: string; baseMs: number; ownMs: number }>
   return lines;
 }
 
-/** Time with an expression failing on every row over the same run without it, for every errors point. */
-export function errorOverheads(run: BenchRun): Array<{ id: string; withoutMs: number; withMs: number }> {
-  return pairsBeside(run, (p) => p.mode === "errors", plainBaselineId)
-    .map((p) => ({ id: p.id, withoutMs: p.baseMs, withMs: p.ownMs }));
+/**
+ * A comparison the report makes between points of one run: which points, what each is compared with (its
+ * alternating twin's runs when it has them, else the baseline point), the section's title and text, and the
+ * table's column heads (baseline seconds, own seconds, ratio).
+ */
+export interface Comparison {
+  selected: (p: BenchPoint) => boolean;
+  baselineId: (p: BenchPoint) => string;
+  title: string;
+  text: string;
+  heads: readonly [string, string, string];
 }
 
-function errorsTable(run: BenchRun): string[] {
-  return besideTable(pairsBeside(run, (p) => p.mode === "errors", plainBaselineId), [
-    "without errors s",
-    "an error on every row s",
-    "with / without",
-  ]);
+/** An expression failing on every row against the same config without the error. */
+export const ERRORS_COMPARISON: Comparison = {
+  selected: (p) => p.mode === "errors",
+  baselineId: plainBaselineId,
+  title: "An expression failing on every row against none",
+  text: `Failing: \`${FAILING_EXPRESSION[1]}\` (a text column in arithmetic: NotANumber, the cell written ` +
+    "empty, the error counted). Without: the same config with the working expression, run in alternation " +
+    "(medians of each).",
+  heads: ["without errors s", "an error on every row s", "with / without"],
+};
+
+/** Every input field quoted against the unquoted point of the same shape. */
+export const QUOTED_COMPARISON: Comparison = {
+  selected: (p) => p.quoted === true,
+  baselineId: quotedBaselineId,
+  title: "Every field quoted against unquoted",
+  text: "The same rows with every field (header included) between double quotes, as spreadsheet and CRM " +
+    "exports write them; the output is the same. Unquoted: the point of the same shape in this run.",
+  heads: ["unquoted s", "every field quoted s", "quoted / unquoted"],
+};
+
+/** The config writing JSON against the same config writing CSV. */
+export const JSON_COMPARISON: Comparison = {
+  selected: (p) => p.mode === "json",
+  baselineId: plainBaselineId,
+  title: "JSON output against CSV output",
+  text:
+    'The same config writing bxp\'s JSON array of objects (`file_type_out: "json"`) instead of CSV, run in ' +
+    "alternation with the CSV runs (medians of each). No peer writes that layout, so none is compared.",
+  heads: ["CSV output s", "JSON output s", "JSON / CSV"],
+};
+
+/** The comparisons, in report order. */
+const COMPARISONS: readonly Comparison[] = [ERRORS_COMPARISON, QUOTED_COMPARISON, JSON_COMPARISON];
+
+/** The medians of every point `c` selects beside those of what it is compared with (see {@link medianBeside}). */
+export function comparisonPairs(
+  run: BenchRun,
+  c: Comparison,
+): Array<{ id: string; baseMs: number; ownMs: number }> {
+  const pairs = [];
+  for (const r of run.points.filter((r) => c.selected(r.point))) {
+    const m = medianBeside(run, r, c.baselineId(r.point));
+    if (m !== null) pairs.push({ id: r.point.id, ...m });
+  }
+  return pairs;
 }
 
-/** Time with every input field quoted over the same data unquoted, for every quoted point. */
-export function quotedOverheads(run: BenchRun): Array<{ id: string; plainMs: number; quotedMs: number }> {
-  return pairsBeside(run, (p) => p.quoted === true, quotedBaselineId)
-    .map((p) => ({ id: p.id, plainMs: p.baseMs, quotedMs: p.ownMs }));
-}
-
-function quotedTable(run: BenchRun): string[] {
-  return besideTable(pairsBeside(run, (p) => p.quoted === true, quotedBaselineId), [
-    "unquoted s",
-    "every field quoted s",
-    "quoted / unquoted",
-  ]);
-}
-
-/** Time writing JSON over the same run writing CSV, for every json point. */
-export function jsonOverheads(run: BenchRun): Array<{ id: string; csvMs: number; jsonMs: number }> {
-  return pairsBeside(run, (p) => p.mode === "json", plainBaselineId)
-    .map((p) => ({ id: p.id, csvMs: p.baseMs, jsonMs: p.ownMs }));
-}
-
-function jsonTable(run: BenchRun): string[] {
-  return besideTable(pairsBeside(run, (p) => p.mode === "json", plainBaselineId), [
-    "CSV output s",
-    "JSON output s",
-    "JSON / CSV",
-  ]);
+/** A comparison's section (title, text, table), or nothing when the run has no pair for it. */
+function comparisonSection(run: BenchRun, c: Comparison): string[] {
+  const table = besideTable(comparisonPairs(run, c), [...c.heads]);
+  return table.length === 0 ? [] : [`### ${c.title}`, "", c.text, "", ...table, ""];
 }
 
 function exprTable(rates: ExprRate[]): string[] {
@@ -467,37 +478,7 @@ export function renderReport(run: BenchRun): string {
     out.push("Trace off: the same config run in alternation with the trace-on runs (medians of each).", "");
     out.push(...trace, "");
   }
-  const errors = errorsTable(run);
-  if (errors.length > 0) {
-    out.push("### An expression failing on every row against none", "");
-    out.push(
-      `Failing: \`${FAILING_EXPRESSION[1]}\` (a text column in arithmetic: NotANumber, the cell written ` +
-        "empty, the error counted). Without: the same config with the working expression, run in alternation " +
-        "(medians of each).",
-      "",
-    );
-    out.push(...errors, "");
-  }
-  const quoted = quotedTable(run);
-  if (quoted.length > 0) {
-    out.push("### Every field quoted against unquoted", "");
-    out.push(
-      "The same rows with every field (header included) between double quotes, as spreadsheet and CRM exports " +
-        "write them; the output is the same. Unquoted: the point of the same shape in this run.",
-      "",
-    );
-    out.push(...quoted, "");
-  }
-  const json = jsonTable(run);
-  if (json.length > 0) {
-    out.push("### JSON output against CSV output", "");
-    out.push(
-      'The same config writing bxp\'s JSON array of objects (`file_type_out: "json"`) instead of CSV, run in ' +
-        "alternation with the CSV runs (medians of each). No peer writes that layout, so none is compared.",
-      "",
-    );
-    out.push(...json, "");
-  }
+  for (const c of COMPARISONS) out.push(...comparisonSection(run, c));
   if (run.exprRates !== null) {
     out.push("### Expressions per second, in process (bench input_schema over generated rows)", "");
     out.push(...exprTable(run.exprRates), "");
