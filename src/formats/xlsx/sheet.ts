@@ -15,14 +15,19 @@
  */
 
 import { xlsxNumberText } from "../number_text.ts";
-import { decodeXmlEntities, type RawXmlHandler, readAttrs, XmlScanner } from "./xml.ts";
+import { attrBounds, decodeXmlEntities, type RawXmlHandler, XmlScanner } from "./xml.ts";
 import { utf16Refusal } from "./parts.ts";
 
 /** 0-based column of a cell reference (`A1` -> 0, `AA7` -> 26); no letters gives 0, as bxp. */
 export function columnIndex(ref: string): number {
+  return columnIndexIn(ref, 0, ref.length);
+}
+
+/** {@link columnIndex} of the reference `src[start, end)`. */
+function columnIndexIn(src: string, start: number, end: number): number {
   let col = 0;
-  for (let i = 0; i < ref.length; i++) {
-    const c = ref.charCodeAt(i) | 0x20; // lower-case ASCII letters
+  for (let i = start; i < end; i++) {
+    const c = src.charCodeAt(i) | 0x20; // lower-case ASCII letters
     if (c < 97 || c > 122) break;
     col = col * 26 + (c - 96);
   }
@@ -44,7 +49,10 @@ function civilFromDays(days: number): [number, number, number] {
   return [y, m, d];
 }
 
-const pad2 = (n: number) => String(n).padStart(2, "0");
+/** "00" to "99": the two-digit fields of a date (a sheet of dates formats millions of them). */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0"));
+
+const pad2 = (n: number) => n >= 0 && n < 100 ? TWO_DIGITS[n] : String(n).padStart(2, "0");
 
 /** An Excel serial (1900 system; 25569 = 1970-01-01) as `YYYY-MM-DD HH:MM:SS`, seconds truncated. */
 export function excelSerialToDateTime(serial: number): string {
@@ -59,20 +67,47 @@ export function excelSerialToDateTime(serial: number): string {
 
 const FLOAT_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/** A cell's `t` attribute as the rendering tells types apart; anything else (`n`, none) is a number. */
+const enum CellType {
+  Number,
+  Shared,
+  Text,
+  Bool,
+  Error,
+}
+
+/** The {@link CellType} of the `t` value `src[start, end)` (start -1: no `t`). */
+function cellTypeIn(src: string, start: number, end: number): CellType {
+  const len = end - start;
+  if (start < 0 || len === 0) return CellType.Number;
+  if (len === 1) {
+    const c = src.charCodeAt(start);
+    return c === 115
+      ? CellType.Shared
+      : c === 98
+      ? CellType.Bool
+      : c === 101
+      ? CellType.Error
+      : CellType.Number;
+  }
+  if (len === 3 && src.startsWith("str", start)) return CellType.Text;
+  return len === 9 && src.startsWith("inlineStr", start) ? CellType.Text : CellType.Number;
+}
+
 function resolveCell(
   raw: string,
-  type: string,
+  type: CellType,
   style: number,
   shared: readonly string[],
   dateStyles: ReadonlySet<number>,
 ): string {
-  if (type === "s") {
+  if (type === CellType.Shared) {
     const idx = parseUint(raw, -1);
     return idx >= 0 && idx < shared.length ? shared[idx] : "";
   }
-  if (type === "inlineStr" || type === "str") return raw;
-  if (type === "b") return raw === "1" ? "TRUE" : "FALSE";
-  if (type === "e" || raw.length === 0) return "";
+  if (type === CellType.Text) return raw;
+  if (type === CellType.Bool) return raw === "1" ? "TRUE" : "FALSE";
+  if (type === CellType.Error || raw.length === 0) return "";
   if (dateStyles.has(style)) {
     if (!FLOAT_TEXT.test(raw)) return raw;
     return excelSerialToDateTime(Number(raw));
@@ -80,13 +115,21 @@ function resolveCell(
   return xlsxNumberText(raw);
 }
 
-function parseUint(text: string | null, fallback: number): number {
-  if (text === null || text.length === 0) return fallback;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+function parseUint(text: string, fallback: number): number {
+  return parseUintIn(text, 0, text.length, fallback);
+}
+
+/** `src[start, end)` as an unsigned decimal integer, or `fallback` when empty (start -1: absent) or not digits. */
+function parseUintIn(src: string, start: number, end: number, fallback: number): number {
+  if (start < 0 || end <= start) return fallback;
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const c = src.charCodeAt(i);
     if (c < 48 || c > 57) return fallback;
+    value = value * 10 + (c - 48);
   }
-  return Number(text);
+  // Up to 15 digits the sum is exact; longer ones are read as `Number` reads them (rounded the same way).
+  return end - start <= 15 ? value : Number(src.substring(start, end));
 }
 
 function csvField(value: string): string {
@@ -125,6 +168,7 @@ function tagOf(src: string, start: number, end: number): Tag {
 
 const ROW_ATTRS = ["r"];
 const CELL_ATTRS = ["t", "s", "r"];
+const T = 0, S = 2, R = 4; // where each of CELL_ATTRS has its bounds
 
 /** One CSV line (comma, minimal double-quote quoting, LF). */
 export function csvLine(row: readonly string[]): string {
@@ -142,7 +186,7 @@ export class SheetRows implements RawXmlHandler {
   readonly #shared: readonly string[];
   readonly #dateStyles: ReadonlySet<number>;
   readonly #onRow: (row: string[]) => void;
-  readonly #attrs: (string | null)[] = [null, null, null];
+  readonly #attrs = new Int32Array(2 * CELL_ATTRS.length);
   #cells: string[] = [];
   #colCount = 0;
   #skipCols = 0;
@@ -152,7 +196,7 @@ export class SheetRows implements RawXmlHandler {
   #inValue = false;
   #inInlineText = false;
   #cellCol = 0;
-  #cellType = "";
+  #cellType = CellType.Number;
   #cellStyle = 0;
   #value = "";
 
@@ -172,17 +216,19 @@ export class SheetRows implements RawXmlHandler {
     const tag = tagOf(src, nameStart, nameEnd);
     if (tag === Tag.Row) {
       this.#inRow = true;
-      readAttrs(src, attrStart, attrEnd, ROW_ATTRS, this.#attrs);
-      this.#currentRow = parseUint(this.#attrs[0], 0);
+      const a = this.#attrs;
+      attrBounds(src, attrStart, attrEnd, ROW_ATTRS, a);
+      this.#currentRow = parseUintIn(src, a[0], a[1], 0);
       this.#cells = [];
     } else if (this.#inRow && tag === Tag.C) {
       // A self-closing <c/> never sees its </c>: like bxp, it contributes no cell.
       this.#inCell = true;
       this.#value = "";
-      readAttrs(src, attrStart, attrEnd, CELL_ATTRS, this.#attrs);
-      this.#cellType = this.#attrs[0] ?? "";
-      this.#cellStyle = parseUint(this.#attrs[1], 0);
-      this.#cellCol = columnIndex(this.#attrs[2] ?? "");
+      const a = this.#attrs;
+      attrBounds(src, attrStart, attrEnd, CELL_ATTRS, a);
+      this.#cellType = cellTypeIn(src, a[T], a[T + 1]);
+      this.#cellStyle = parseUintIn(src, a[S], a[S + 1], 0);
+      this.#cellCol = a[R] < 0 ? 0 : columnIndexIn(src, a[R], a[R + 1]);
     } else if (this.#inCell && tag === Tag.V) {
       this.#inValue = true;
     } else if (this.#inCell && tag === Tag.T) {

@@ -237,19 +237,36 @@ export function attr(attrs: string, name: string): string | null {
   return null;
 }
 
+/** Whether `src` holds `name` at `at` (a loop: attribute names are a character or two, and this runs per cell). */
+function sameAt(src: string, at: number, name: string): boolean {
+  for (let i = 0; i < name.length; i++) if (src.charCodeAt(at + i) !== name.charCodeAt(i)) return false;
+  return true;
+}
+
 /**
- * Reads the attributes `names` from the attribute text `src[start, end)` in one pass into `out` (null when
- * absent), exactly as {@link attr} reads each (the first match wins; a name also matches with a namespace
- * prefix).
+ * Finds the attributes `names` in the attribute text `src[start, end)` in one pass: `out[2i]` and
+ * `out[2i + 1]` are the bounds of the raw value of `names[i]` in `src`, or -1 when absent. The values are
+ * those {@link attr} reads (the first match wins; a name also matches with a namespace prefix); bounds
+ * instead of strings, so a hot reader such as the sheet's makes no string for an attribute it parses.
+ *
+ * @example
+ * ```ts
+ * import { attrBounds } from "./xml.ts";
+ * const src = '<c r="B2" x:t="s">';
+ * const out = new Int32Array(4);
+ * attrBounds(src, 3, 17, ["t", "r"], out);
+ * src.slice(out[0], out[1]); // "s"
+ * src.slice(out[2], out[3]); // "B2"
+ * ```
  */
-export function readAttrs(
+export function attrBounds(
   src: string,
   start: number,
   end: number,
   names: readonly string[],
-  out: (string | null)[],
-) {
-  out.fill(null);
+  out: Int32Array,
+): void {
+  out.fill(-1);
   let left = names.length;
   let pos = start;
   while (pos < end && left > 0) {
@@ -275,14 +292,15 @@ export function readAttrs(
     const vstart = pos;
     pos = vend + 1;
     for (let i = 0; i < names.length; i++) {
-      if (out[i] !== null) continue;
+      if (out[2 * i] !== -1) continue;
       const name = names[i];
       const len = ne - ns;
-      const hit = (len === name.length && src.startsWith(name, ns)) ||
+      const hit = (len === name.length && sameAt(src, ns, name)) ||
         (len > name.length && src.charCodeAt(ne - name.length - 1) === 58 /* : */ &&
-          src.startsWith(name, ne - name.length));
+          sameAt(src, ne - name.length, name));
       if (hit) {
-        out[i] = src.substring(vstart, vend);
+        out[2 * i] = vstart;
+        out[2 * i + 1] = vend;
         left--;
       }
     }
