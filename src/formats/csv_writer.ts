@@ -479,7 +479,8 @@ export class CsvWriter {
    * @example
    * ```ts
    * const out: Uint8Array[] = [];
-   * const w = new CsvWriter({ delimiter: ",", quote: "none" }, (c) => out.push(c));
+   * const dialect = { delimiter: ",", quote: "none", encoding: "utf-8", decimalSeparator: "." } as const;
+   * const w = new CsvWriter(dialect, (c) => out.push(c));
    * w.writeRow(["a"]);
    * w.flush();
    * w.reuse(out[0]); // the next row is written where "a\n" was

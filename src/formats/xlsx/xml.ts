@@ -14,9 +14,9 @@
  * import { XmlScanner } from "./xml.ts";
  * const seen: string[] = [];
  * const s = new XmlScanner({
- *   open: (name) => seen.push(`<${name}>`),
- *   close: (name) => seen.push(`</${name}>`),
- *   text: (text) => seen.push(text),
+ *   open: (name: string) => seen.push(`<${name}>`),
+ *   close: (name: string) => seen.push(`</${name}>`),
+ *   text: (text: string) => seen.push(text),
  * });
  * s.push("<v>4");
  * s.push("2</v>");
