@@ -29,6 +29,27 @@ function template(columns: string[], mode: BenchMode): BenchTemplate {
   return config.conversion_templates[BENCH_TEMPLATE];
 }
 
+/**
+ * A real bxp-cli run of `mode`'s bench config over a generated workload of `rows` rows (7 columns), in a
+ * folder of its own: the input's text, what the run wrote to `output` (a file name) and the run.
+ */
+async function benchRun(mode: BenchMode, rows: number, output: string, args: string[] = []) {
+  const dir = await Deno.makeTempDir({ prefix: `bxp-bench-${mode}-` });
+  try {
+    const columns = workloadColumns(7);
+    const decoder = new TextDecoder();
+    let input = "";
+    for (const chunk of workloadChunks({ rows, cols: 7 })) input += decoder.decode(chunk);
+    await Deno.writeTextFile(`${dir}/input.in.csv`, input);
+    await Deno.writeTextFile(`${dir}/bxp-cli.json`, benchConfigText(columns, mode));
+    const run = await runBxpCli(["--config", `${dir}/bxp-cli.json`, ...args]);
+    const written = await Deno.readTextFile(`${dir}/${output}`).catch(() => "");
+    return { columns, input, written, run };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 Deno.test("bench config: bxp's three expressions, one $col_X per column, pass-through rule", () => {
   const columns = workloadColumns(6);
   const t = template(columns, "3expr");
@@ -79,27 +100,16 @@ Deno.test("bench config: the errors mode fails on every row in the numeric expre
   assert.deepEqual({ ...t.input_schema, $category: "" }, { ...plain.input_schema, $category: "" });
   assert.deepEqual(t.output_schema, plain.output_schema);
   assert.deepEqual(benchOutputColumns(columns, "errors"), benchOutputColumns(columns, "3expr"));
-  const dir = await Deno.makeTempDir({ prefix: "bxp-bench-errors-" });
-  try {
-    const decoder = new TextDecoder();
-    let input = "";
-    for (const chunk of workloadChunks({ rows: 50, cols: 7 })) input += decoder.decode(chunk);
-    await Deno.writeTextFile(`${dir}/input.in.csv`, input);
-    await Deno.writeTextFile(`${dir}/bxp-cli.json`, benchConfigText(columns, "errors"));
-    const run = await runBxpCli(["--config", `${dir}/bxp-cli.json`]);
-    // Finished with warnings (exit 2): each row's error is counted, and its cell left empty.
-    assert.equal(run.code, 2, run.stderr);
-    assert.match(run.stderr + run.stdout, /50 input_schema expression error\(s\)/);
-    const output = await Deno.readTextFile(`${dir}/input.out.csv`);
-    const rows = input.trim().split("\n").slice(1).map((l) => l.split(","));
-    const expected = [
-      benchOutputColumns(columns, "errors").join(","),
-      ...rows.map((r) => expectedRow(r).replace(/,(high|low),/, ",,")),
-    ].join("\n") + "\n";
-    assert.equal(output, expected);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const { input, written, run } = await benchRun("errors", 50, "input.out.csv");
+  // Finished with warnings (exit 2): each row's error is counted, and its cell left empty.
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr + run.stdout, /50 input_schema expression error\(s\)/);
+  const rows = input.trim().split("\n").slice(1).map((l) => l.split(","));
+  const expected = [
+    benchOutputColumns(columns, "errors").join(","),
+    ...rows.map((r) => expectedRow(r).replace(/,(high|low),/, ",,")),
+  ].join("\n") + "\n";
+  assert.equal(written, expected);
 });
 
 /** What the bench template must produce for one input row, computed here independently of bxp. */
@@ -121,45 +131,21 @@ function expectedRow(fields: string[]): string {
 }
 
 Deno.test("bench config: bxp-cli turns a generated workload into the expected output", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "bxp-bench-config-" });
-  try {
-    const columns = workloadColumns(7);
-    const decoder = new TextDecoder();
-    let input = "";
-    for (const chunk of workloadChunks({ rows: 120, cols: 7 })) input += decoder.decode(chunk);
-    await Deno.writeTextFile(`${dir}/input.in.csv`, input);
-    await Deno.writeTextFile(`${dir}/bxp-cli.json`, benchConfigText(columns, "3expr"));
-    const run = await runBxpCli(["--config", `${dir}/bxp-cli.json`, "--quiet"]);
-    assert.equal(run.code, 0, run.stderr);
-    const output = await Deno.readTextFile(`${dir}/input.out.csv`);
-    const rows = input.trim().split("\n").slice(1).map((l) => l.split(","));
-    const expected = [benchOutputColumns(columns, "3expr").join(","), ...rows.map(expectedRow)].join("\n") +
-      "\n";
-    assert.equal(output, expected);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const { columns, input, written, run } = await benchRun("3expr", 120, "input.out.csv", ["--quiet"]);
+  assert.equal(run.code, 0, run.stderr);
+  const rows = input.trim().split("\n").slice(1).map((l) => l.split(","));
+  const expected = [benchOutputColumns(columns, "3expr").join(","), ...rows.map(expectedRow)].join("\n") +
+    "\n";
+  assert.equal(written, expected);
 });
 
 Deno.test("bench config: the json mode writes the same rows as bxp's JSON array of objects", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "bxp-bench-json-" });
-  try {
-    const columns = workloadColumns(7);
-    assert.equal(template(columns, "json").file_pattern_out, outputSuffix("json"));
-    const decoder = new TextDecoder();
-    let input = "";
-    for (const chunk of workloadChunks({ rows: 40, cols: 7 })) input += decoder.decode(chunk);
-    await Deno.writeTextFile(`${dir}/input.in.csv`, input);
-    await Deno.writeTextFile(`${dir}/bxp-cli.json`, benchConfigText(columns, "json"));
-    const run = await runBxpCli(["--config", `${dir}/bxp-cli.json`, "--quiet"]);
-    assert.equal(run.code, 0, run.stderr);
-    const output = await Deno.readTextFile(`${dir}/input.out.json`);
-    const headers = benchOutputColumns(columns, "json");
-    const rows = input.trim().split("\n").slice(1).map((l) => expectedRow(l.split(",")).split(","));
-    // Every value is a string; keys in output_schema order (bxp's layout, see formats/json_output.ts).
-    const objects = rows.map((r) => JSON.stringify(Object.fromEntries(headers.map((h, i) => [h, r[i]]))));
-    assert.equal(output, `[\n${objects.join(",\n")}\n]\n`);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  assert.equal(template(workloadColumns(7), "json").file_pattern_out, outputSuffix("json"));
+  const { columns, input, written, run } = await benchRun("json", 40, "input.out.json", ["--quiet"]);
+  assert.equal(run.code, 0, run.stderr);
+  const headers = benchOutputColumns(columns, "json");
+  const rows = input.trim().split("\n").slice(1).map((l) => expectedRow(l.split(",")).split(","));
+  // Every value is a string; keys in output_schema order (bxp's layout, see formats/json_output.ts).
+  const objects = rows.map((r) => JSON.stringify(Object.fromEntries(headers.map((h, i) => [h, r[i]]))));
+  assert.equal(written, `[\n${objects.join(",\n")}\n]\n`);
 });
