@@ -210,7 +210,14 @@ export class JsonRowEncoder {
     if (n === 0) return;
     const worst = n * MAX_BYTES_PER_UNIT;
     if (worst > this.#size) {
-      this.#putBytes(encoder.encode(escapeJsonString(value)));
+      // Longer than a buffer could hold escaped: encoded on its own and handed over after what is buffered.
+      const bytes = encoder.encode(escapeJsonString(value));
+      if (bytes.length <= this.#size) {
+        this.#putBytes(bytes);
+      } else {
+        this.flush();
+        this.#sink(bytes);
+      }
       return;
     }
     this.#room(worst);
