@@ -93,6 +93,9 @@ class JsonRowWriter implements RowWriter {
   writeRow(values: readonly string[]): void {
     this.#open().writeRow(values);
   }
+  writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, source: CopySource): void {
+    this.#open().writeRowRaw(values, starts, ends, source);
+  }
   writeFragment(bytes: Uint8Array, rows: number): void {
     if (rows === 0) return;
     const w = this.#open();

@@ -27,6 +27,8 @@ export interface VerbatimRules {
   readonly dotRewritten: boolean;
   /** The input decimal separator's code when it is not `.`, else -1. */
   readonly decimalIn: number;
+  /** True when every control character (below U+0020) is rewritten (JSON escapes them all). */
+  readonly controls: boolean;
 }
 
 /** The rules for a template's dialects (`quoteOut` is the quote character, "" for none). */
@@ -42,8 +44,38 @@ export function verbatimRules(d: {
     delimiter: d.delimiterOut.charCodeAt(0),
     quote: d.quoteOut === "" ? -1 : d.quoteOut.charCodeAt(0),
     dotRewritten: decimalIn !== "." || decimalOut !== ".",
-    // A multi-character separator never matches one character; -2 matches nothing either.
-    decimalIn: decimalIn === "." ? -1 : decimalIn.length === 1 ? decimalIn.charCodeAt(0) : -2,
+    decimalIn: decimalInCode(decimalIn),
+    controls: false,
+  };
+}
+
+/** `csv_decimal_separator_in` as a code: -1 for `.`; -2 (matches nothing) for a multi-character one. */
+function decimalInCode(decimalIn: string): number {
+  return decimalIn === "." ? -1 : decimalIn.length === 1 ? decimalIn.charCodeAt(0) : -2;
+}
+
+/**
+ * The rules for JSON output (`file_type_out: "json"`): the writer escapes `"`, `\` and every control
+ * character and rewrites nothing else (no decimal separator, no formula guard), so only the input's decimal
+ * separator and numeric tidying can still change a value. The formula check of {@link verbatimSafe} stays:
+ * it only sends such values down the general path, which is exact.
+ *
+ * @example
+ * ```ts
+ * import { jsonVerbatimRules, verbatimSafe } from "./verbatim.ts";
+ * const rules = jsonVerbatimRules(".");
+ * verbatimSafe("ab,c\td", 0, 2, rules); // true
+ * verbatimSafe("ab,c\td", 3, 6, rules); // false: the tab is written as \t
+ * ```
+ */
+export function jsonVerbatimRules(decimalIn: string): VerbatimRules {
+  const d = decimalIn === "" ? "." : decimalIn;
+  return {
+    delimiter: 0x22,
+    quote: 0x5c,
+    dotRewritten: d !== ".",
+    decimalIn: decimalInCode(d),
+    controls: true,
   };
 }
 
@@ -93,6 +125,7 @@ export function verbatimSafe(text: string, a: number, b: number, rules: Verbatim
   for (let j = a; j < b; j++) {
     const c = text.charCodeAt(j);
     if (c >= 0x80 || c === rules.delimiter || c === rules.quote || c === 13 || c === 10) return false;
+    if (c < 0x20 && rules.controls) return false;
     if (c === 46 && rules.dotRewritten) return false;
     if (c === rules.decimalIn) return false;
   }
@@ -101,7 +134,8 @@ export function verbatimSafe(text: string, a: number, b: number, rules: Verbatim
 
 /**
  * {@link verbatimSafe} for a field of a line already known to be ASCII and free of the output delimiter,
- * the output quote, CR and LF: only the first character and numeric-looking text need a look.
+ * the output quote, CR and LF (with JSON's rules: `"`, `\\`, TAB and CR): only the first character,
+ * numeric-looking text and, for JSON, the rarer control characters need a look.
  */
 export function verbatimSafeInCleanLine(
   text: string,
@@ -113,5 +147,9 @@ export function verbatimSafeInCleanLine(
   if (n === 0) return true;
   if (n >= MAX_VERBATIM || mayBeFormula(text.charCodeAt(a))) return false;
   if (rules.dotRewritten || rules.decimalIn !== -1) return verbatimSafe(text, a, b, rules);
+  // JSON escapes every control character: the line check looks for TAB and CR only, the rarer ones here.
+  if (rules.controls) {
+    for (let j = a; j < b; j++) if (text.charCodeAt(j) < 0x20) return false;
+  }
   return canonicalKeeps(text, a, b);
 }

@@ -21,6 +21,8 @@
  * @module
  */
 
+import type { CopySource } from "./csv_writer.ts";
+
 /** Receives a filled chunk of output bytes. */
 export type JsonByteSink = (chunk: Uint8Array) => void;
 
@@ -71,6 +73,8 @@ const HEX = new TextEncoder().encode("0123456789abcdef");
 const MAX_BYTES_PER_UNIT = 6;
 /** Pieces shorter than this are copied by a loop rather than `set` (cheaper for a few bytes). */
 const SHORT_PIECE = 16;
+/** Copied fields shorter than this are copied by a loop (a view for `set` costs more than 64 bytes). */
+const LONG_COPY = 64;
 
 /**
  * Rows as bxp's JSON objects (see the module doc), encoded straight into a byte buffer as UTF-8; full
@@ -116,6 +120,24 @@ export class JsonRowEncoder {
 
   /** Appends one row (values in header order; a missing value is ""). */
   writeRow(values: readonly string[]): void {
+    this.#row(values, null, null, null);
+  }
+
+  /**
+   * Appends one row where column `i` is `source.text[starts[i], ends[i])` copied as it is when
+   * `starts[i] >= 0`, else `values[i]`. The caller guarantees a copied range needs no escape: ASCII, no `"`,
+   * `\\` or control character (see `engine/verbatim.ts`). Copies come from `source.bytes` when it has them.
+   */
+  writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, source: CopySource): void {
+    this.#row(values, starts, ends, source);
+  }
+
+  #row(
+    values: readonly string[],
+    starts: Int32Array | null,
+    ends: Int32Array | null,
+    source: CopySource | null,
+  ): void {
     if (this.rowsWritten > 0) this.#putAscii(",\n");
     const keys = this.#keys;
     if (keys.length === 0) {
@@ -123,7 +145,9 @@ export class JsonRowEncoder {
     } else {
       for (let i = 0; i < keys.length; i++) {
         this.#putBytes(keys[i]);
-        this.#putValue(values[i] ?? "");
+        const a = starts === null ? -1 : starts[i];
+        if (a < 0) this.#putValue(values[i] ?? "");
+        else this.#putCopy(source!, a, ends![i]);
       }
       this.#putAscii('"}');
     }
@@ -204,6 +228,35 @@ export class JsonRowEncoder {
     this.#pos = pos;
   }
 
+  /** The ASCII characters `source.text[a, b)`, needing no escape, as they are. */
+  #putCopy(source: CopySource, a: number, b: number): void {
+    const n = b - a;
+    if (n === 0) return;
+    if (n > this.#size) {
+      this.flush();
+      this.#sink(encoder.encode(source.text.substring(a, b)));
+      return;
+    }
+    this.#room(n);
+    const buf = this.#buffer;
+    let pos = this.#pos;
+    const bytes = source.bytes;
+    if (bytes !== null) {
+      const from = source.byteBase + a;
+      // A field is usually short: a loop beats making a view for `set`.
+      if (n < LONG_COPY) {
+        for (let i = 0; i < n; i++) buf[pos++] = bytes[from + i];
+      } else {
+        buf.set(bytes.subarray(from, from + n), pos);
+        pos += n;
+      }
+    } else {
+      const text = source.text;
+      for (let i = a; i < b; i++) buf[pos++] = text.charCodeAt(i);
+    }
+    this.#pos = pos;
+  }
+
   /** A value, escaped: ASCII by a copy loop, the first other character onwards by the encoder. */
   #putValue(value: string): void {
     const n = value.length;
@@ -275,6 +328,12 @@ export class JsonArrayWriter {
   writeRow(values: readonly string[]): void {
     if (this.#finished) throw new Error("JsonArrayWriter.writeRow called after finish()");
     this.#rows.writeRow(values);
+  }
+
+  /** Append one row with copied values (see {@link JsonRowEncoder.writeRowRaw}). */
+  writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, source: CopySource): void {
+    if (this.#finished) throw new Error("JsonArrayWriter.writeRowRaw called after finish()");
+    this.#rows.writeRowRaw(values, starts, ends, source);
   }
 
   /** Hand buffered bytes to the sink. */

@@ -19,7 +19,13 @@ import { planTemplate } from "../../src/engine/plan.ts";
 import { RowEvaluator } from "../../src/engine/row_eval.ts";
 import { createRowWriter } from "../../src/engine/row_writers.ts";
 import type { RowWriter, TraceSink } from "../../src/engine/sinks.ts";
-import { verbatimRules, verbatimSafe, verbatimSafeInCleanLine } from "../../src/engine/verbatim.ts";
+import {
+  jsonVerbatimRules,
+  verbatimRules,
+  verbatimSafe,
+  verbatimSafeInCleanLine,
+} from "../../src/engine/verbatim.ts";
+import { escapeJsonString } from "../../src/formats/json_output.ts";
 
 /** Characters that exercise every rule: separators, quotes, signs, formula starters, non-ASCII, CR. */
 const ALPHABET = [
@@ -52,6 +58,8 @@ const ALPHABET = [
   "€",
   "\uFFFD",
   "x",
+  "\\",
+  "\u0001",
 ]; // deno-fmt-ignore
 
 const field = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 9 }).map((cs) => cs.join(""));
@@ -74,6 +82,8 @@ interface Dialect {
   decimalOut: string;
   encodingIn: EncodingName;
   encodingOut: EncodingName;
+  /** `file_type_out`: JSON escapes `"`, `\\` and control characters and rewrites nothing else. */
+  typeOut: "csv" | "json";
 }
 
 const dialect: fc.Arbitrary<Dialect> = fc.record({
@@ -85,6 +95,7 @@ const dialect: fc.Arbitrary<Dialect> = fc.record({
   decimalOut: fc.constantFrom(".", ","),
   encodingIn: fc.constantFrom("utf-8", "windows-1252"),
   encodingOut: fc.constantFrom("utf-8", "windows-1252", "iso-8859-2"),
+  typeOut: fc.constantFrom("csv", "csv", "json"),
 });
 
 Deno.test("verbatimSafe says yes only for values the general path prints as their own ASCII characters", () => {
@@ -96,7 +107,7 @@ Deno.test("verbatimSafe says yes only for values the general path prints as thei
         encoding: "utf-8",
         decimalSeparator: d.decimalOut,
       };
-      const rules = verbatimRules({
+      const rules = d.typeOut === "json" ? jsonVerbatimRules(d.decimalIn) : verbatimRules({
         delimiterOut: d.delimiterOut,
         quoteOut: d.quoteOut === "double" ? '"' : d.quoteOut === "single" ? "'" : "",
         decimalIn: d.decimalIn,
@@ -105,10 +116,8 @@ Deno.test("verbatimSafe says yes only for values the general path prints as thei
       const text = `<${value}>`; // the field sits inside a longer text
       const safe = verbatimSafe(text, 1, 1 + value.length, rules);
       if (!safe) return;
-      const printed = formatCsvValue(
-        canonicalNumericString(normalizeDecimalSeparator(value, d.decimalIn)),
-        out,
-      );
+      const canonical = canonicalNumericString(normalizeDecimalSeparator(value, d.decimalIn));
+      const printed = d.typeOut === "json" ? escapeJsonString(canonical) : formatCsvValue(canonical, out);
       assert.equal(printed, value);
       assert.ok([...value].every((c) => c.charCodeAt(0) < 0x80), "ASCII only");
       // In a clean line the short check agrees with the full one.
@@ -176,6 +185,7 @@ function configText(d: Dialect, variant: number): string {
     csv_text_quote_in: "${d.quoteIn}", csv_text_quote_out: "${d.quoteOut}",
     csv_decimal_separator_in: "${d.decimalIn}", csv_decimal_separator_out: "${d.decimalOut}",
     csv_input_encoding: "${d.encodingIn}", csv_output_encoding: "${d.encodingOut}",
+    file_type_out: "${d.typeOut}",
     input_schema: {
       $a: "[A]", $b: "[B]", $c: "[C]", $d: "[D]", $missing: "[Nope]", $action: "[A]",
       ${computed.join(", ")}
@@ -310,6 +320,7 @@ Deno.test("the copy path takes the copies on plain data and still matches", () =
     decimalOut: ".",
     encodingIn: "utf-8",
     encodingOut: "utf-8",
+    typeOut: "csv",
   };
   const rows: string[][] = [];
   for (let i = 0; i < 200; i++) rows.push([`n${i}`, `${i}.5${i % 3}`, ` ${i}0 `, `w${i}`, "x"]);
@@ -317,4 +328,40 @@ Deno.test("the copy path takes the copies on plain data and still matches", () =
   const bytes = new TextEncoder().encode(csvText(d, rows));
   assert.deepEqual(convert(configText(d, 1), bytes, true), convert(configText(d, 1), bytes, false));
   assert.deepEqual(convert(configText(d, 0), bytes, true), convert(configText(d, 0), bytes, false));
+  const json: Dialect = { ...d, typeOut: "json" };
+  assert.deepEqual(convert(configText(json, 1), bytes, true), convert(configText(json, 1), bytes, false));
+});
+
+Deno.test("JSON output: ASCII lines holding what JSON escapes take the clean-line check and still match", () => {
+  // Lines of plain ASCII (so the whole-line check decides) with a backslash, a quote, a tab or a control
+  // character in some fields, unquoted and quoted: each must be escaped, never copied as it is.
+  const d: Dialect = {
+    delimiterIn: ",",
+    delimiterOut: ",",
+    quoteIn: "double",
+    quoteOut: "none",
+    decimalIn: ".",
+    decimalOut: ".",
+    encodingIn: "utf-8",
+    encodingOut: "utf-8",
+    typeOut: "json",
+  };
+  const odd = ["a\\b", "t\tab", "c\u0001d", "e\u001fz", 'say ""hi""', "plain"];
+  const rows: string[][] = [];
+  for (let i = 0; i < 120; i++) {
+    const v = odd[i % odd.length];
+    rows.push([
+      `n${i}`,
+      i % 2 === 0 ? v : `"${v}"`,
+      `${i}`,
+      i % 3 === 0 ? `"${v}"` : `w${i}`,
+      v.replaceAll('""', ""),
+    ]);
+  }
+  const bytes = new TextEncoder().encode(csvText(d, rows));
+  for (const variant of [0, 1]) {
+    const fast = convert(configText(d, variant), bytes, true);
+    assert.deepEqual(fast, convert(configText(d, variant), bytes, false));
+    assert.match(new TextDecoder().decode(new Uint8Array(fast.out)), /a\\\\b.*t\\tab/s);
+  }
 });

@@ -58,7 +58,8 @@ class FragmentWriter implements RowWriter {
     throw new Error("fragments are not nested");
   }
   writeRowRaw(values: readonly string[], starts: Int32Array, ends: Int32Array, source: CopySource): void {
-    this.#csv!.writeRowRaw(values, starts, ends, source);
+    if (this.#csv !== null) this.#csv.writeRowRaw(values, starts, ends, source);
+    else this.#json!.writeRowRaw(values, starts, ends, source);
   }
   get specialColumn(): number | undefined {
     return this.#csv?.specialColumn;
