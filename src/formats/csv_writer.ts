@@ -29,6 +29,7 @@
 
 import { encodeSingleByteInto, type EncodingName, requireEncoding } from "./encoding.ts";
 import { quoteChar, type QuoteMode, requireDelimiter } from "./csv_reader.ts";
+import { HandedOverBuffer } from "../util/bytes.ts";
 
 /** The output side of a CSV dialect (`csv_delimiter_out`, `csv_text_quote_out`, ...). */
 export interface CsvOutputDialect {
@@ -240,8 +241,8 @@ export class CsvWriter {
   readonly #runDelimiter: number;
   #buffer: Uint8Array;
   #pos = 0;
-  /** The memory of the last full-size buffer handed to the sink, until {@link CsvWriter.reuse} takes it back. */
-  #handedOver: ArrayBufferLike | null = null;
+  /** The last full-size buffer handed to the sink, until {@link CsvWriter.reuse} takes it back. */
+  readonly #handedOver = new HandedOverBuffer();
 
   constructor(dialect: CsvOutputDialect, sink: ByteSink, options: CsvWriterOptions = {}) {
     this.#rules = resolveRules(dialect);
@@ -463,8 +464,7 @@ export class CsvWriter {
     } else {
       // The next buffer is allocated when something is written: a writer flushed at its end (a parallel
       // block's) should not leave a fresh, never used buffer behind.
-      const whole = this.#buffer.byteOffset === 0 && this.#buffer.buffer.byteLength === this.#size;
-      this.#handedOver = whole ? this.#buffer.buffer : null;
+      this.#handedOver.handOver(this.#buffer, this.#size);
       this.#buffer = NO_BUFFER;
       this.#sink(chunk);
     }
@@ -487,8 +487,7 @@ export class CsvWriter {
    * ```
    */
   reuse(chunk: Uint8Array): void {
-    if (chunk.buffer !== this.#handedOver) return;
-    this.#handedOver = null;
-    if (this.#buffer === NO_BUFFER) this.#buffer = new Uint8Array(chunk.buffer, 0, this.#size);
+    const buffer = this.#handedOver.takeBack(chunk, this.#size);
+    if (buffer !== null && this.#buffer === NO_BUFFER) this.#buffer = buffer;
   }
 }

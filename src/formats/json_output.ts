@@ -22,6 +22,7 @@
  */
 
 import type { CopySource } from "./csv_writer.ts";
+import { HandedOverBuffer } from "../util/bytes.ts";
 
 /** Receives a filled chunk of output bytes. */
 export type JsonByteSink = (chunk: Uint8Array) => void;
@@ -71,9 +72,7 @@ const NO_BUFFER = new Uint8Array(0);
 const HEX = new TextEncoder().encode("0123456789abcdef");
 /** Most bytes one UTF-16 unit of a value can become: `\u00xx` for a control character. */
 const MAX_BYTES_PER_UNIT = 6;
-/** Pieces shorter than this are copied by a loop rather than `set` (cheaper for a few bytes). */
-const SHORT_PIECE = 16;
-/** Copied fields shorter than this are copied by a loop (a view for `set` costs more than 64 bytes). */
+/** Byte ranges shorter than this are copied by a loop: a view for `set` costs more than copying 64 bytes. */
 const LONG_COPY = 64;
 
 /**
@@ -103,8 +102,8 @@ export class JsonRowEncoder {
   readonly #keys: Uint8Array[];
   #buffer: Uint8Array;
   #pos = 0;
-  /** The memory of the last full-size buffer handed to the sink, until {@link JsonRowEncoder.reuse}. */
-  #handedOver: ArrayBufferLike | null = null;
+  /** The last full-size buffer handed to the sink, until {@link JsonRowEncoder.reuse} takes it back. */
+  readonly #handedOver = new HandedOverBuffer();
 
   /** `bufferSize`: bytes handed to the sink at a time (default 64 KiB); `initialBuffer`: a recycled first one. */
   constructor(
@@ -163,8 +162,7 @@ export class JsonRowEncoder {
   flush(): void {
     if (this.#pos === 0) return;
     const chunk = this.#buffer.subarray(0, this.#pos);
-    const whole = this.#buffer.byteOffset === 0 && this.#buffer.buffer.byteLength === this.#size;
-    this.#handedOver = whole ? this.#buffer.buffer : null;
+    this.#handedOver.handOver(this.#buffer, this.#size);
     this.#buffer = NO_BUFFER; // the next one is taken when something is written
     this.#pos = 0;
     this.#sink(chunk);
@@ -175,11 +173,8 @@ export class JsonRowEncoder {
    * next rows reuse its memory. Anything else, or a chunk given back after more was written, is ignored.
    */
   reuse(chunk: Uint8Array): void {
-    if (chunk.buffer !== this.#handedOver) return;
-    this.#handedOver = null;
-    if (this.#buffer === NO_BUFFER && this.#pos === 0) {
-      this.#buffer = new Uint8Array(chunk.buffer, 0, this.#size);
-    }
+    const buffer = this.#handedOver.takeBack(chunk, this.#size);
+    if (buffer !== null && this.#buffer === NO_BUFFER) this.#buffer = buffer;
   }
 
   /** Starts over on `buffer` (a recycled one) or a fresh one: no rows written, nothing buffered. */
@@ -217,12 +212,17 @@ export class JsonRowEncoder {
       return;
     }
     this.#room(n);
+    this.#putRange(bytes, 0, n);
+  }
+
+  /** `bytes[from, from + n)` into the buffer, which has room for them. */
+  #putRange(bytes: Uint8Array, from: number, n: number): void {
     const buf = this.#buffer;
     let pos = this.#pos;
-    if (n < SHORT_PIECE) {
-      for (let i = 0; i < n; i++) buf[pos++] = bytes[i];
+    if (n < LONG_COPY) {
+      for (let i = 0; i < n; i++) buf[pos++] = bytes[from + i];
     } else {
-      buf.set(bytes, pos);
+      buf.set(n === bytes.length ? bytes : bytes.subarray(from, from + n), pos);
       pos += n;
     }
     this.#pos = pos;
@@ -238,22 +238,14 @@ export class JsonRowEncoder {
       return;
     }
     this.#room(n);
+    if (source.bytes !== null) {
+      this.#putRange(source.bytes, source.byteBase + a, n);
+      return;
+    }
     const buf = this.#buffer;
     let pos = this.#pos;
-    const bytes = source.bytes;
-    if (bytes !== null) {
-      const from = source.byteBase + a;
-      // A field is usually short: a loop beats making a view for `set`.
-      if (n < LONG_COPY) {
-        for (let i = 0; i < n; i++) buf[pos++] = bytes[from + i];
-      } else {
-        buf.set(bytes.subarray(from, from + n), pos);
-        pos += n;
-      }
-    } else {
-      const text = source.text;
-      for (let i = a; i < b; i++) buf[pos++] = text.charCodeAt(i);
-    }
+    const text = source.text;
+    for (let i = a; i < b; i++) buf[pos++] = text.charCodeAt(i);
     this.#pos = pos;
   }
 

@@ -64,3 +64,34 @@ export class GrowableBytes {
     this.length -= n;
   }
 }
+
+/**
+ * Remembers the buffer a writer last handed to its sink whole, so the sink may give it back once it has
+ * copied it (a fresh buffer must be zeroed and mapped page by page by the system). Only that buffer, given
+ * back once, is taken: anything else, or a chunk of a smaller recycled buffer, is refused.
+ *
+ * @example
+ * ```ts
+ * import { HandedOverBuffer } from "./bytes.ts";
+ * const handed = new HandedOverBuffer();
+ * const buffer = new Uint8Array(1024);
+ * handed.handOver(buffer, 1024);
+ * handed.takeBack(buffer.subarray(0, 10), 1024); // the whole 1024-byte buffer again
+ * handed.takeBack(buffer.subarray(0, 10), 1024); // null: already taken back
+ * ```
+ */
+export class HandedOverBuffer {
+  #memory: ArrayBufferLike | null = null;
+
+  /** `buffer` went to the sink; it is remembered when it is a whole buffer of `size` bytes. */
+  handOver(buffer: Uint8Array, size: number): void {
+    this.#memory = buffer.byteOffset === 0 && buffer.buffer.byteLength === size ? buffer.buffer : null;
+  }
+
+  /** The whole buffer `chunk` was cut from, when it is the one last handed over; else null. */
+  takeBack(chunk: Uint8Array, size: number): Uint8Array | null {
+    if (this.#memory === null || chunk.buffer !== this.#memory) return null;
+    this.#memory = null;
+    return new Uint8Array(chunk.buffer, 0, size);
+  }
+}
