@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { SheetCsv } from "../../src/formats/xlsx/sheet.ts";
 import { SharedStrings } from "../../src/formats/xlsx/parts.ts";
-import { XmlScanner } from "../../src/formats/xlsx/xml.ts";
+import { attr, attrBounds, XmlScanner } from "../../src/formats/xlsx/xml.ts";
 import { xlsxRowsToCsv } from "../../src/formats/xlsx.ts";
 import { parseSharedStrings, readSheet } from "./xlsx_oracle.ts";
 
@@ -188,4 +188,32 @@ Deno.test("a UTF-16 sheet is refused even when its mark arrives one byte at a ti
   });
   assert.equal(sheet.push(new Uint8Array([0xff])), "");
   assert.throws(() => sheet.push(new Uint8Array([0xfe, 0x3c, 0])), /UTF-16 encoded XML/);
+});
+
+Deno.test("attr and attrBounds read an attribute the same way: prefixes, quotes, first match", () => {
+  const text =
+    `r:id="rId1" id='two' Type=bare x:Target="t.xml" name="a" name="b" empty="" q:x:y="z" open="rest`;
+  const cases: [string, string | null][] = [
+    ["id", "rId1"], // an unprefixed name matches a prefixed attribute; the first match wins
+    ["r:id", "rId1"],
+    ["x:id", null], // a prefixed name matches only as written
+    ["x:y", null], // ... not after another prefix
+    ["Type", null], // an unquoted value is skipped
+    ["Target", "t.xml"],
+    ["name", "a"],
+    ["empty", ""],
+    ["open", "rest"], // an unterminated quote runs to the end
+    ["missing", null],
+  ];
+  const names = cases.map(([n]) => n);
+  const out = new Int32Array(2 * names.length);
+  attrBounds(text, 0, text.length, names, out);
+  for (const [i, [name, expected]] of cases.entries()) {
+    assert.equal(attr(text, name), expected, name);
+    assert.equal(
+      out[2 * i] < 0 ? null : text.slice(out[2 * i], out[2 * i + 1]),
+      expected,
+      `${name} (bounds)`,
+    );
+  }
 });

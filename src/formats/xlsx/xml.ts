@@ -210,31 +210,14 @@ export function localName(name: string): string {
   return colon === -1 ? name : name.substring(colon + 1);
 }
 
-/** Raw value of attribute `name` (also matched with any namespace prefix, `id` finds `r:id`). */
+/**
+ * Raw value of attribute `name` (a name without a prefix also matches with any namespace prefix, `id` finds
+ * `r:id`); the first match wins. See {@link attrBounds}, which finds several at once.
+ */
 export function attr(attrs: string, name: string): string | null {
-  let pos = 0;
-  const n = attrs.length;
-  while (pos < n) {
-    while (pos < n && isXmlSpace(attrs.charCodeAt(pos))) pos++;
-    if (pos >= n) break;
-    const eq = attrs.indexOf("=", pos);
-    if (eq === -1) break;
-    const rawName = attrs.substring(pos, eq).trim();
-    pos = eq + 1;
-    if (pos >= n) break;
-    const q = attrs.charCodeAt(pos);
-    if (q !== 34 && q !== 39) {
-      while (pos < n && !isXmlSpace(attrs.charCodeAt(pos))) pos++;
-      continue;
-    }
-    pos++;
-    let end = attrs.indexOf(q === 34 ? '"' : "'", pos);
-    if (end === -1) end = n;
-    const value = attrs.substring(pos, end);
-    pos = end + 1;
-    if (rawName === name || (!name.includes(":") && rawName.endsWith(":" + name))) return value;
-  }
-  return null;
+  const out = new Int32Array(2);
+  attrBounds(attrs, 0, attrs.length, [name], out);
+  return out[0] < 0 ? null : attrs.substring(out[0], out[1]);
 }
 
 /** Whether `src` holds `name` at `at` (a loop: attribute names are a character or two, and this runs per cell). */
@@ -245,9 +228,9 @@ function sameAt(src: string, at: number, name: string): boolean {
 
 /**
  * Finds the attributes `names` in the attribute text `src[start, end)` in one pass: `out[2i]` and
- * `out[2i + 1]` are the bounds of the raw value of `names[i]` in `src`, or -1 when absent. The values are
- * those {@link attr} reads (the first match wins; a name also matches with a namespace prefix); bounds
- * instead of strings, so a hot reader such as the sheet's makes no string for an attribute it parses.
+ * `out[2i + 1]` are the bounds of the raw value of `names[i]` in `src`, or -1 when absent (the first match
+ * wins; a name without a prefix also matches with any namespace prefix). Bounds instead of strings, so a
+ * hot reader such as the sheet's makes no string for an attribute it parses.
  *
  * @example
  * ```ts
@@ -295,9 +278,10 @@ export function attrBounds(
       if (out[2 * i] !== -1) continue;
       const name = names[i];
       const len = ne - ns;
+      // A name that has a prefix of its own matches only as written.
       const hit = (len === name.length && sameAt(src, ns, name)) ||
         (len > name.length && src.charCodeAt(ne - name.length - 1) === 58 /* : */ &&
-          sameAt(src, ne - name.length, name));
+          name.indexOf(":") === -1 && sameAt(src, ne - name.length, name));
       if (hit) {
         out[2 * i] = vstart;
         out[2 * i + 1] = vend;
