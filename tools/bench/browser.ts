@@ -118,7 +118,7 @@ export async function benchBrowser(opts: {
       });
       if (m.code !== 0) throw new Error(`bxp-cli exited ${m.code}: ${m.stderr.trim().split("\n")[0]}`);
       cliMs.push(m.wallMs);
-      await Deno.rename(input.bxpOutputPath, reference);
+      await Deno.rename(input.outputPath["3expr"], reference);
 
       const before = await runsDone();
       const started = performance.now();
@@ -143,7 +143,8 @@ export async function benchBrowser(opts: {
     const cdp = await page.createCDPSession();
     await cdp.send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: downloads });
     await page.click("#tabs button[data-tab=output]");
-    const name = input.bxpOutputPath.slice(input.bxpOutputPath.lastIndexOf("/") + 1);
+    const output = input.outputPath["3expr"];
+    const name = output.slice(output.lastIndexOf("/") + 1);
     await page.click(`#outputs button[data-download$="${name}"]`);
     const target = join(downloads, name);
     let arrived = false;
@@ -180,7 +181,7 @@ export async function benchBrowser(opts: {
     await browser.close();
     await server.shutdown();
     await removeQuietly(reference);
-    await removeQuietly(input.bxpOutputPath);
+    await removeQuietly(input.outputPath["3expr"]);
     await Deno.remove(site, { recursive: true }).catch(() => {});
   }
 }

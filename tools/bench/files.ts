@@ -22,8 +22,6 @@ export interface PreparedInput {
   dir: string;
   /** The CSV file. */
   inputPath: string;
-  /** Where bxp-cli writes its CSV output for that input (every mode but `json`). */
-  bxpOutputPath: string;
   /** Where bxp-cli writes its output for that input, per mode. */
   outputPath: Record<BenchMode, string>;
   /** Size of the input in bytes. */
@@ -78,7 +76,6 @@ export async function prepareInput(root: string, spec: WorkloadSpec): Promise<Pr
   return {
     dir,
     inputPath,
-    bxpOutputPath: `${dir}/input${outputSuffix("3expr")}`,
     outputPath: Object.fromEntries(BENCH_MODES.map((m) => [m, `${dir}/input${outputSuffix(m)}`])) as Record<
       BenchMode,
       string

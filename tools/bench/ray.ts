@@ -82,17 +82,17 @@ export async function benchRay(opts: {
     cwd: input.dir,
     env: { RAY_DISABLE_USAGE_STATS: "1" },
   });
-  const rayOutput = join(out, input.bxpOutputPath.slice(input.dir.length + 1));
+  const rayOutput = join(out, input.outputPath["3expr"].slice(input.dir.length + 1));
   let difference: string | null = null;
   let error: string | null = null;
   if (plain.code !== 0) error = `bxp-cli exited ${plain.code}: ${plain.stderr.slice(-300)}`;
   else if (job.code !== 0) error = `the Ray job exited ${job.code}: ${job.stderr.slice(-300)}`;
   else {
-    const cmp = await compareFiles(input.bxpOutputPath, rayOutput);
+    const cmp = await compareFiles(input.outputPath["3expr"], rayOutput);
     difference = cmp.identical ? null : JSON.stringify(cmp);
   }
   await Deno.remove(out, { recursive: true }).catch(() => {});
-  await Deno.remove(input.bxpOutputPath).catch(() => {});
+  await Deno.remove(input.outputPath["3expr"]).catch(() => {});
   return {
     kind: "ran",
     rows,
