@@ -310,42 +310,41 @@ Deno.test("the copy path gives the general path's bytes, trace and counts on adv
   );
 });
 
+/** The dialect of everyday exports: commas, double quotes in, UTF-8, CSV out. */
+const PLAIN: Dialect = {
+  delimiterIn: ",",
+  delimiterOut: ",",
+  quoteIn: "double",
+  quoteOut: "none",
+  decimalIn: ".",
+  decimalOut: ".",
+  encodingIn: "utf-8",
+  encodingOut: "utf-8",
+  typeOut: "csv",
+};
+
+/** The copy path's outcome over `bytes`, asserted equal to the general path's. */
+function copyMatchesGeneral(d: Dialect, variant: number, bytes: Uint8Array): Outcome {
+  const fast = convert(configText(d, variant), bytes, true);
+  assert.deepEqual(fast, convert(configText(d, variant), bytes, false));
+  return fast;
+}
+
 Deno.test("the copy path takes the copies on plain data and still matches", () => {
-  const d: Dialect = {
-    delimiterIn: ",",
-    delimiterOut: ",",
-    quoteIn: "double",
-    quoteOut: "none",
-    decimalIn: ".",
-    decimalOut: ".",
-    encodingIn: "utf-8",
-    encodingOut: "utf-8",
-    typeOut: "csv",
-  };
+  const d = PLAIN;
   const rows: string[][] = [];
   for (let i = 0; i < 200; i++) rows.push([`n${i}`, `${i}.5${i % 3}`, ` ${i}0 `, `w${i}`, "x"]);
   rows.push(["two", '"q,1"', "1,5", "=A1", "-"]);
   const bytes = new TextEncoder().encode(csvText(d, rows));
-  assert.deepEqual(convert(configText(d, 1), bytes, true), convert(configText(d, 1), bytes, false));
-  assert.deepEqual(convert(configText(d, 0), bytes, true), convert(configText(d, 0), bytes, false));
-  const json: Dialect = { ...d, typeOut: "json" };
-  assert.deepEqual(convert(configText(json, 1), bytes, true), convert(configText(json, 1), bytes, false));
+  copyMatchesGeneral(d, 1, bytes);
+  copyMatchesGeneral(d, 0, bytes);
+  copyMatchesGeneral({ ...d, typeOut: "json" }, 1, bytes);
 });
 
 Deno.test("JSON output: ASCII lines holding what JSON escapes take the clean-line check and still match", () => {
   // Lines of plain ASCII (so the whole-line check decides) with a backslash, a quote, a tab or a control
   // character in some fields, unquoted and quoted: each must be escaped, never copied as it is.
-  const d: Dialect = {
-    delimiterIn: ",",
-    delimiterOut: ",",
-    quoteIn: "double",
-    quoteOut: "none",
-    decimalIn: ".",
-    decimalOut: ".",
-    encodingIn: "utf-8",
-    encodingOut: "utf-8",
-    typeOut: "json",
-  };
+  const d: Dialect = { ...PLAIN, typeOut: "json" };
   const odd = ["a\\b", "t\tab", "c\u0001d", "e\u001fz", 'say ""hi""', "plain"];
   const rows: string[][] = [];
   for (let i = 0; i < 120; i++) {
@@ -360,8 +359,7 @@ Deno.test("JSON output: ASCII lines holding what JSON escapes take the clean-lin
   }
   const bytes = new TextEncoder().encode(csvText(d, rows));
   for (const variant of [0, 1]) {
-    const fast = convert(configText(d, variant), bytes, true);
-    assert.deepEqual(fast, convert(configText(d, variant), bytes, false));
+    const fast = copyMatchesGeneral(d, variant, bytes);
     assert.match(new TextDecoder().decode(new Uint8Array(fast.out)), /a\\\\b.*t\\tab/s);
   }
 });
