@@ -230,12 +230,15 @@ class DenoStagedOutput implements StagedOutput {
 class DenoRandomAccess implements RandomAccessFile {
   readonly size: number;
   readonly #file: Deno.FsFile;
+  /** A regular file, read synchronously (see `readChunks`). */
+  readonly #regular: boolean;
   #turn: Promise<unknown> = Promise.resolve();
   #open = true;
 
-  constructor(file: Deno.FsFile, size: number) {
+  constructor(file: Deno.FsFile, size: number, regular: boolean) {
     this.#file = file;
     this.size = size;
+    this.#regular = regular;
   }
 
   read(offset: number, length: number): Promise<Uint8Array> {
@@ -243,10 +246,12 @@ class DenoRandomAccess implements RandomAccessFile {
       if (!this.#open) throw new Error("read after close");
       const want = Math.max(0, Math.min(length, this.size - offset));
       const buf = new Uint8Array(want);
-      await this.#file.seek(offset, Deno.SeekMode.Start);
+      const file = this.#file;
+      if (this.#regular) file.seekSync(offset, Deno.SeekMode.Start);
+      else await file.seek(offset, Deno.SeekMode.Start);
       let at = 0;
       while (at < want) {
-        const n = await this.#file.read(buf.subarray(at));
+        const n = this.#regular ? file.readSync(buf.subarray(at)) : await file.read(buf.subarray(at));
         if (n === null) break;
         at += n;
       }
@@ -295,12 +300,16 @@ export class DenoEngineFs implements EngineFs {
 
   async *readChunks(path: string, options: { reuseBuffers?: boolean } = {}): AsyncIterable<Uint8Array> {
     using file = await Deno.open(this.#abs(path), { read: true });
+    const regular = (await file.stat()).isFile;
     // With read-ahead two buffers are live at once (the caller's and the one being filled); a third is spare.
     const ring = options.reuseBuffers ? [0, 1, 2].map(() => new Uint8Array(READ_CHUNK)) : null;
     let turn = 0;
     const readOne = async (): Promise<Uint8Array | null> => {
       const buf = ring !== null ? ring[turn++ % ring.length] : new Uint8Array(READ_CHUNK);
-      const n = await file.read(buf);
+      // A regular file is read synchronously: an asynchronous read hands each chunk to a runtime thread and
+      // back, which costs more system time than the copy itself (2M rows serially: 0.47 -> 0.34 s). A pipe
+      // or a device could block the thread indefinitely (and signal handling with it): those read async.
+      const n = regular ? file.readSync(buf) : await file.read(buf);
       return n === null ? null : n === buf.length ? buf : buf.subarray(0, n);
     };
     // Read ahead: the next chunk is on its way while the caller works on this one.
@@ -324,14 +333,14 @@ export class DenoEngineFs implements EngineFs {
 
   async openRandomAccess(path: string): Promise<RandomAccessFile> {
     const file = await Deno.open(this.#abs(path), { read: true });
-    let size: number;
+    let info: Deno.FileInfo;
     try {
-      size = (await file.stat()).size;
+      info = await file.stat();
     } catch (err) {
       file.close();
       throw err;
     }
-    return new DenoRandomAccess(file, size);
+    return new DenoRandomAccess(file, info.size, info.isFile);
   }
 
   async exists(path: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-/** The stale-temp sweep of the real file system adapter, against real processes and locks. */
+/** The real file system adapter: its stale-temp sweep (against real processes and locks) and how it reads. */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -71,4 +71,76 @@ Deno.test("staged outputs carry the pid in their name and vanish on abort", asyn
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** Every chunk of `path`, joined (chunks are copied: with reused buffers each is valid until the next). */
+async function readAll(fs: DenoEngineFs, path: string, reuseBuffers: boolean): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of fs.readChunks(path, { reuseBuffers })) parts.push(chunk.slice());
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+Deno.test("a regular file reads back whole in chunks, and at any offset, with and without reused buffers", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-read-" });
+  try {
+    // Several read chunks and a partial last one, with bytes that differ from chunk to chunk.
+    const bytes = new Uint8Array(256 * 1024 * 3 + 12345).map((_, i) => (i * 31 + (i >> 18)) & 0xff);
+    await Deno.writeFile(join(dir, "big.bin"), bytes);
+    await Deno.writeFile(join(dir, "empty.bin"), new Uint8Array(0));
+    const fs = new DenoEngineFs(dir);
+    for (const reuse of [true, false]) {
+      assert.deepEqual(await readAll(fs, "big.bin", reuse), bytes);
+      assert.equal((await readAll(fs, "empty.bin", reuse)).length, 0);
+    }
+    const file = await fs.openRandomAccess("big.bin");
+    try {
+      // Reads take turns on one cursor: started together, each still gets its own range.
+      const ranges = [[0, 10], [300_000, 70_000], [bytes.length - 5, 100], [bytes.length + 3, 10]];
+      const got = await Promise.all(ranges.map(([at, n]) => file.read(at, n)));
+      ranges.forEach(([at, n], i) => assert.deepEqual(got[i], bytes.slice(at, at + n)));
+    } finally {
+      await file.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "a pipe is read without blocking the thread while it waits for data",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "bxp-fifo-" });
+    try {
+      const fifo = join(dir, "in.fifo");
+      const made = await new Deno.Command("mkfifo", { args: [fifo] }).output().catch(() => null);
+      if (made === null || !made.success) {
+        console.log("skipped: mkfifo is not available");
+        return;
+      }
+      // The writer opens the pipe at once and writes after 300 ms; a read that blocked the thread (a
+      // synchronous read of a pipe) would stop the timer below from ticking meanwhile.
+      const writer = new Deno.Command("sh", {
+        args: ["-c", 'exec 3>"$1"; sleep 0.3; printf "a,b\\n1,2\\n" >&3', "sh", fifo],
+      }).spawn();
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 10);
+      try {
+        const text = new TextDecoder().decode(await readAll(new DenoEngineFs(dir), "in.fifo", true));
+        assert.equal(text, "a,b\n1,2\n");
+      } finally {
+        clearInterval(timer);
+      }
+      assert.ok((await writer.status).success);
+      assert.ok(ticks >= 5, `the timer ticked ${ticks} times while the pipe was read`);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });
