@@ -13,8 +13,8 @@ import { findCommand } from "./commands/mod.ts";
 import { runConversionCommand, stopNow } from "./conversion_run.ts";
 
 async function main(): Promise<number> {
-  const command = findCommand(Deno.args);
-  if (command !== null) return await command.run(Deno.args);
+  const command = await findCommand(Deno.args);
+  if (command !== null) return await (await command.load())(Deno.args);
   const req = parseCliArgs(Deno.args);
   if (req.kind === "version") {
     console.log(`bxp-cli ${VERSION}`);

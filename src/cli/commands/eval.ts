@@ -7,7 +7,6 @@
 
 import { evalExpr } from "../../inspect/eval.ts";
 import { flagValue } from "./argv.ts";
-import type { CliCommand } from "./mod.ts";
 import { writeStdout } from "./out.ts";
 
 /** Splits `--row` text into header names and values; an entry without `=` is an error. */
@@ -51,42 +50,37 @@ function charColumn(src: string, off: number): number {
   return chars;
 }
 
-/** The `--eval` mode. */
-export const EVAL: CliCommand = {
-  flag: "--eval",
-  value: "<expr>",
-  description: "evaluate one expression (with --row 'Header=value,...') and print its value",
-  run(args) {
-    const src = flagValue(args, "--eval");
-    if (src === null || src === "") {
-      console.error("error: --eval needs an expression, e.g. --eval \"UPPER('x')\"");
-      return Promise.resolve(1);
-    }
-    const row = parseRow(flagValue(args, "--row") ?? "");
-    if ("error" in row) {
-      console.error(`error: ${row.error}`);
-      return Promise.resolve(1);
-    }
-    const r = JSON.parse(evalExpr(src, row.headers, row.fields)) as {
-      ok: boolean;
-      value?: string;
-      error?: string;
-      detail?: string;
-      off?: number;
-      len?: number;
-    };
-    if (r.ok) {
-      writeStdout(`${r.value}\n`);
-      return Promise.resolve(0);
-    }
-    const lines = [`error: ${r.error}: ${r.detail ?? ""}`];
-    if (r.off !== undefined) {
-      const start = charColumn(src, r.off);
-      const end = charColumn(src, r.off + (r.len ?? 1));
-      lines.push(`  ${src}`, `  ${" ".repeat(start)}${"^".repeat(Math.max(1, end - start))}`);
-      lines.push(`  (at byte ${r.off}, length ${r.len ?? 0})`);
-    }
-    console.error(lines.join("\n"));
+/** The `--eval` mode (see `mod.ts`): runs with the whole argument vector, resolves with the exit code. */
+export function run(args: readonly string[]): Promise<number> {
+  const src = flagValue(args, "--eval");
+  if (src === null || src === "") {
+    console.error("error: --eval needs an expression, e.g. --eval \"UPPER('x')\"");
     return Promise.resolve(1);
-  },
-};
+  }
+  const row = parseRow(flagValue(args, "--row") ?? "");
+  if ("error" in row) {
+    console.error(`error: ${row.error}`);
+    return Promise.resolve(1);
+  }
+  const r = JSON.parse(evalExpr(src, row.headers, row.fields)) as {
+    ok: boolean;
+    value?: string;
+    error?: string;
+    detail?: string;
+    off?: number;
+    len?: number;
+  };
+  if (r.ok) {
+    writeStdout(`${r.value}\n`);
+    return Promise.resolve(0);
+  }
+  const lines = [`error: ${r.error}: ${r.detail ?? ""}`];
+  if (r.off !== undefined) {
+    const start = charColumn(src, r.off);
+    const end = charColumn(src, r.off + (r.len ?? 1));
+    lines.push(`  ${src}`, `  ${" ".repeat(start)}${"^".repeat(Math.max(1, end - start))}`);
+    lines.push(`  (at byte ${r.off}, length ${r.len ?? 0})`);
+  }
+  console.error(lines.join("\n"));
+  return Promise.resolve(1);
+}

@@ -16,7 +16,6 @@ import { DenoEngineFs } from "../deno_fs.ts";
 import { isSafeCliPath } from "../args.ts";
 import { flagValue } from "./argv.ts";
 import { configSource } from "./config_source.ts";
-import type { CliCommand } from "./mod.ts";
 import { writeStdout } from "./out.ts";
 import { probeDir } from "../conversion_run.ts";
 
@@ -50,75 +49,70 @@ export function explanationText(ex: RecordExplanation): string {
   return L.join("\n");
 }
 
-/** The `--explain` mode. */
-export const EXPLAIN: CliCommand = {
-  flag: "--explain",
-  value: "<n>",
-  description: "explain record n of each input file: rules, variables, output rows or the drop reason",
-  async run(args) {
-    const nText = flagValue(args, "--explain") ?? "";
-    if (!/^\d{1,9}$/.test(nText) || Number(nText) === 0) {
-      console.error("error: --explain needs a record number (1 is the first data record), e.g. --explain 3");
-      return 1;
+/** The `--explain` mode (see `mod.ts`): runs with the whole argument vector, resolves with the exit code. */
+export async function run(args: readonly string[]): Promise<number> {
+  const nText = flagValue(args, "--explain") ?? "";
+  if (!/^\d{1,9}$/.test(nText) || Number(nText) === 0) {
+    console.error("error: --explain needs a record number (1 is the first data record), e.g. --explain 3");
+    return 1;
+  }
+  const recordNum = Number(nText);
+  const source = await configSource(args);
+  if ("error" in source) {
+    console.error(`error: ${source.error}`);
+    return 1;
+  }
+  const loaded = await loadConfigChecked(source.text, source.label, {
+    fs: { inspectDir: probeDir(source.base) },
+    checkFsMs: 0,
+  });
+  for (const d of loaded.diagnostics) {
+    if (d.severity === "error") console.error(bxpCliLine(source.label, d));
+  }
+  if (loaded.config === null) return 1;
+  const config = loaded.config;
+  const id = flagValue(args, "--template");
+  const data = flagValue(args, "--data");
+  if (data !== null && (data === "" || !isSafeCliPath(data))) {
+    console.error(`error: --data path rejected: '${data}'`);
+    return 1;
+  }
+  const templates = id === null ? config.templates : config.templates.filter((t) => t.id === id);
+  if (templates.length === 0) {
+    console.error(`error: template id '${id}' not found in ${source.label}`);
+    return 1;
+  }
+  const fs = new DenoEngineFs(source.base);
+  const out: string[] = [];
+  let explained = 0;
+  for (const t of templates) {
+    const plan = planTemplate(t, config.maps);
+    const dir = data !== null ? resolve(data) : resolve(source.base, t.dataDir);
+    const listed = await fs.listFiles(dir);
+    if (listed === null) {
+      out.push(`== template ${t.id}: data folder ${dir} does not exist`);
+      continue;
     }
-    const recordNum = Number(nText);
-    const source = await configSource(args);
-    if ("error" in source) {
-      console.error(`error: ${source.error}`);
-      return 1;
+    const { inputs } = selectInputs(plan.template, listed);
+    if (inputs.length === 0) {
+      out.push(`== template ${t.id}: no file in ${dir} ends with '${t.filePatternIn}'`);
     }
-    const loaded = await loadConfigChecked(source.text, source.label, {
-      fs: { inspectDir: probeDir(source.base) },
-      checkFsMs: 0,
-    });
-    for (const d of loaded.diagnostics) {
-      if (d.severity === "error") console.error(bxpCliLine(source.label, d));
-    }
-    if (loaded.config === null) return 1;
-    const config = loaded.config;
-    const id = flagValue(args, "--template");
-    const data = flagValue(args, "--data");
-    if (data !== null && (data === "" || !isSafeCliPath(data))) {
-      console.error(`error: --data path rejected: '${data}'`);
-      return 1;
-    }
-    const templates = id === null ? config.templates : config.templates.filter((t) => t.id === id);
-    if (templates.length === 0) {
-      console.error(`error: template id '${id}' not found in ${source.label}`);
-      return 1;
-    }
-    const fs = new DenoEngineFs(source.base);
-    const out: string[] = [];
-    let explained = 0;
-    for (const t of templates) {
-      const plan = planTemplate(t, config.maps);
-      const dir = data !== null ? resolve(data) : resolve(source.base, t.dataDir);
-      const listed = await fs.listFiles(dir);
-      if (listed === null) {
-        out.push(`== template ${t.id}: data folder ${dir} does not exist`);
+    for (const name of inputs) {
+      let ex: RecordExplanation | null;
+      try {
+        ex = await explainFileRecord(fs, plan, join(dir, name), name, recordNum);
+      } catch (err) {
+        out.push(`== template ${t.id}, ${name}: cannot be read: ${(err as Error).message}`);
         continue;
       }
-      const { inputs } = selectInputs(plan.template, listed);
-      if (inputs.length === 0) {
-        out.push(`== template ${t.id}: no file in ${dir} ends with '${t.filePatternIn}'`);
+      if (ex === null) {
+        out.push(`== template ${t.id}, ${name}: has fewer than ${recordNum} data record(s)`);
+        continue;
       }
-      for (const name of inputs) {
-        let ex: RecordExplanation | null;
-        try {
-          ex = await explainFileRecord(fs, plan, join(dir, name), name, recordNum);
-        } catch (err) {
-          out.push(`== template ${t.id}, ${name}: cannot be read: ${(err as Error).message}`);
-          continue;
-        }
-        if (ex === null) {
-          out.push(`== template ${t.id}, ${name}: has fewer than ${recordNum} data record(s)`);
-          continue;
-        }
-        explained++;
-        out.push(`== template ${t.id}, ${name}, record ${recordNum}\n${explanationText(ex)}`);
-      }
+      explained++;
+      out.push(`== template ${t.id}, ${name}, record ${recordNum}\n${explanationText(ex)}`);
     }
-    writeStdout(out.join("\n\n") + "\n");
-    return explained > 0 ? 0 : 1;
-  },
-};
+  }
+  writeStdout(out.join("\n\n") + "\n");
+  return explained > 0 ? 0 : 1;
+}

@@ -7,32 +7,26 @@
 import { suggestName } from "../../lang/mod.ts";
 import { findTemplate } from "../../templates/mod.ts";
 import { flagValue } from "./argv.ts";
-import type { CliCommand } from "./mod.ts";
 import { loadLibrary } from "./library_fs.ts";
 import { writeStdout } from "./out.ts";
 
-/** The `--fetch-template` mode. */
-export const FETCH_TEMPLATE: CliCommand = {
-  flag: "--fetch-template",
-  value: "<id>",
-  description: "print a library template as a whole JSON5 config (save it as bxp-cli.json)",
-  run(args) {
-    const id = flagValue(args, "--fetch-template") ?? "";
-    if (id === "") {
-      console.error("error: --fetch-template needs a template id (see --list-templates)");
-      return Promise.resolve(1);
-    }
-    const lib = loadLibrary();
-    const t = findTemplate(lib, id);
-    if (t === undefined) {
-      const near = suggestName(id, lib.templates.map((x) => x.id));
-      console.error(
-        `error: no library template '${id}'${near === null ? "" : ` (did you mean '${near}'?)`}; ` +
-          "see --list-templates",
-      );
-      return Promise.resolve(1);
-    }
-    writeStdout(t.text.endsWith("\n") ? t.text : t.text + "\n");
-    return Promise.resolve(0);
-  },
-};
+/** The `--fetch-template` mode (see `mod.ts`): runs with the whole argument vector, resolves with the exit code. */
+export function run(args: readonly string[]): Promise<number> {
+  const id = flagValue(args, "--fetch-template") ?? "";
+  if (id === "") {
+    console.error("error: --fetch-template needs a template id (see --list-templates)");
+    return Promise.resolve(1);
+  }
+  const lib = loadLibrary();
+  const t = findTemplate(lib, id);
+  if (t === undefined) {
+    const near = suggestName(id, lib.templates.map((x) => x.id));
+    console.error(
+      `error: no library template '${id}'${near === null ? "" : ` (did you mean '${near}'?)`}; ` +
+        "see --list-templates",
+    );
+    return Promise.resolve(1);
+  }
+  writeStdout(t.text.endsWith("\n") ? t.text : t.text + "\n");
+  return Promise.resolve(0);
+}

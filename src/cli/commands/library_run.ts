@@ -8,41 +8,37 @@
 import { DEFAULT_CONFIG, parseCliArgs } from "../args.ts";
 import { findTemplate } from "../../templates/mod.ts";
 import { flagValue, hasFlag } from "./argv.ts";
-import type { CliCommand } from "./mod.ts";
 import { loadLibrary } from "./library_fs.ts";
 import { runConversionCommand } from "../conversion_run.ts";
 
-/** The library-template run. */
-export const LIBRARY_RUN: CliCommand = {
-  flag: "--template",
-  value: "<id>",
-  description: "with no config file: run the library template <id> over --data (default .)",
-  when(args) {
-    if (hasFlag(args, "--config") || hasFlag(args, "--help") || hasFlag(args, "--version")) return false;
-    const id = flagValue(args, "--template");
-    if (id === null || id === "") return false;
-    // Deno.statSync, not node:fs's existsSync: loading node:fs cost every bxp-cli start about 8 MB.
-    try {
-      Deno.statSync(DEFAULT_CONFIG);
-      return false; // a config file is there: it wins
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) return false;
-    }
-    return findTemplate(loadLibrary(), id) !== undefined;
-  },
-  async run(args) {
-    const req = parseCliArgs(args);
-    if (req.kind !== "run") {
-      if (req.kind === "error") console.error(`error: ${req.message}`);
-      return 1;
-    }
-    const id = req.options.template!;
-    const t = findTemplate(loadLibrary(), id)!;
-    if (!req.options.quiet && !req.options.debugJson) {
-      console.error(`using library template '${id}' (${t.origin}); no ${DEFAULT_CONFIG} here`);
-    }
-    // The same run as with a config file (workers, progress, signal cleanup, findings), over the library
-    // template's text, its data_dir relative to the working directory.
-    return await runConversionCommand(req.options, { text: t.text, label: `library:${id}`, dir: Deno.cwd() });
-  },
-};
+/** Whether `args` ask for a library template run: `--template` alone is not enough (see the module notes). */
+export function applies(args: readonly string[]): boolean {
+  if (hasFlag(args, "--config") || hasFlag(args, "--help") || hasFlag(args, "--version")) return false;
+  const id = flagValue(args, "--template");
+  if (id === null || id === "") return false;
+  // Deno.statSync, not node:fs's existsSync: loading node:fs cost every bxp-cli start about 8 MB.
+  try {
+    Deno.statSync(DEFAULT_CONFIG);
+    return false; // a config file is there: it wins
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) return false;
+  }
+  return findTemplate(loadLibrary(), id) !== undefined;
+}
+
+/** The `--template` mode (see `mod.ts`): runs with the whole argument vector, resolves with the exit code. */
+export async function run(args: readonly string[]): Promise<number> {
+  const req = parseCliArgs(args);
+  if (req.kind !== "run") {
+    if (req.kind === "error") console.error(`error: ${req.message}`);
+    return 1;
+  }
+  const id = req.options.template!;
+  const t = findTemplate(loadLibrary(), id)!;
+  if (!req.options.quiet && !req.options.debugJson) {
+    console.error(`using library template '${id}' (${t.origin}); no ${DEFAULT_CONFIG} here`);
+  }
+  // The same run as with a config file (workers, progress, signal cleanup, findings), over the library
+  // template's text, its data_dir relative to the working directory.
+  return await runConversionCommand(req.options, { text: t.text, label: `library:${id}`, dir: Deno.cwd() });
+}

@@ -5,22 +5,16 @@
  */
 
 import { listText } from "../../templates/mod.ts";
-import type { CliCommand } from "./mod.ts";
 import { loadLibrary } from "./library_fs.ts";
 import { writeStdout } from "./out.ts";
 
-/** The `--list-templates` mode. */
-export const LIST_TEMPLATES: CliCommand = {
-  flag: "--list-templates",
-  value: null,
-  description: "list the template library (id and description, one per line)",
-  run() {
-    const text = listText(loadLibrary());
-    const out = text.split("\n").filter((l) => !l.startsWith("# ")).join("\n");
-    const notes = text.split("\n").filter((l) => l.startsWith("# "));
-    writeStdout(out);
-    // Unusable files are worth a look but are not the listing: stderr.
-    for (const n of notes) console.error(n.slice(2));
-    return Promise.resolve(0);
-  },
-};
+/** The `--list-templates` mode (see `mod.ts`): runs with the whole argument vector, resolves with the exit code. */
+export function run(_args: readonly string[]): Promise<number> {
+  const text = listText(loadLibrary());
+  const out = text.split("\n").filter((l) => !l.startsWith("# ")).join("\n");
+  const notes = text.split("\n").filter((l) => l.startsWith("# "));
+  writeStdout(out);
+  // Unusable files are worth a look but are not the listing: stderr.
+  for (const n of notes) console.error(n.slice(2));
+  return Promise.resolve(0);
+}

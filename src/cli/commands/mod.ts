@@ -6,21 +6,14 @@
  *
  * @example
  * ```ts ignore
- * const command = findCommand(Deno.args);
- * if (command !== null) Deno.exit(await command.run(Deno.args));
+ * const command = await findCommand(Deno.args);
+ * if (command !== null) Deno.exit(await (await command.load())(Deno.args));
  * ```
  * @module
  */
 
-import { EVAL } from "./eval.ts";
-import { EXPLAIN } from "./explain.ts";
-import { FETCH_TEMPLATE } from "./fetch_template.ts";
-import { INIT } from "./init.ts";
-import { LIBRARY_RUN } from "./library_run.ts";
-import { LIST_TEMPLATES } from "./list_templates.ts";
-import { PREVIEW } from "./preview.ts";
-import { VALIDATE } from "./validate.ts";
-import { PARTITION_COMMANDS } from "../partition/mod.ts";
+/** A mode's work: runs with the whole argument vector and resolves with the exit code. */
+export type CommandRun = (args: readonly string[]) => Promise<number>;
 
 /** One alternative mode of bxp-cli. */
 export interface CliCommand {
@@ -30,41 +23,110 @@ export interface CliCommand {
   value: string | null;
   /** One line for the usage text. */
   description: string;
-  /** Runs the mode with the whole argument vector; resolves with the exit code. */
-  run(args: readonly string[]): Promise<number>;
+  /**
+   * Imports the mode's module and gives its run. Modules load only when their mode is chosen: a conversion
+   * run, most starts, imports none of them (they cost every start a third of its time when imported
+   * eagerly).
+   */
+  load(): Promise<CommandRun>;
   /**
    * Extra condition for a flag that a conversion run also uses (`--template` without a config runs a
    * library template): the command is taken only when this says so. Absent: the flag alone decides.
    */
-  when?(args: readonly string[]): boolean;
+  when?(args: readonly string[]): Promise<boolean>;
 }
 
-/**
- * The modes, in usage-text order. A function, not a constant: the command modules import `args.ts`, which
- * imports this module for the usage text, so the list is built on first use rather than at load time.
- */
+/** The modes in usage-text order: what the usage text and the flag search need, and how to load the rest. */
+const COMMANDS: readonly CliCommand[] = [
+  {
+    flag: "--list-templates",
+    value: null,
+    description: "list the template library (id and description, one per line)",
+    load: async () => (await import("./list_templates.ts")).run,
+  },
+  {
+    flag: "--fetch-template",
+    value: "<id>",
+    description: "print a library template as a whole JSON5 config (save it as bxp-cli.json)",
+    load: async () => (await import("./fetch_template.ts")).run,
+  },
+  {
+    flag: "--init",
+    value: "<sample>",
+    description: "draft a commented config from a sample export into --config (default ./bxp-cli.json)",
+    load: async () => (await import("./init.ts")).run,
+  },
+  {
+    flag: "--validate",
+    value: null,
+    description: "check the config (file:line:col findings with a caret); exit 1 errors, 2 warnings, 0 clean",
+    load: async () => (await import("./validate.ts")).run,
+  },
+  {
+    flag: "--eval",
+    value: "<expr>",
+    description: "evaluate one expression (with --row 'Header=value,...') and print its value",
+    load: async () => (await import("./eval.ts")).run,
+  },
+  {
+    flag: "--preview",
+    value: "<n>",
+    description: "dry run: show the first n rows of every output as a table (nothing is written)",
+    load: async () => (await import("./preview.ts")).run,
+  },
+  {
+    flag: "--explain",
+    value: "<n>",
+    description: "explain record n of each input file: rules, variables, output rows or the drop reason",
+    load: async () => (await import("./explain.ts")).run,
+  },
+  {
+    flag: "--template",
+    value: "<id>",
+    description: "with no config file: run the library template <id> over --data (default .)",
+    when: async (args) => (await import("./library_run.ts")).applies(args),
+    load: async () => (await import("./library_run.ts")).run,
+  },
+  {
+    flag: "--partition-plan",
+    value: null,
+    description: "partition: {names:[...]} on stdin -> inputs in bxp's order, output names, header (JSON)",
+    load: async () => (await import("../partition/mod.ts")).partitionPlan,
+  },
+  {
+    flag: "--partition-prepass",
+    value: null,
+    description: "partition: a piece on stdin (--file, --head, --first-record) -> its pre_pass writes (JSON)",
+    load: async () => (await import("../partition/mod.ts")).partitionPrepass,
+  },
+  {
+    flag: "--partition-convert",
+    value: null,
+    description:
+      "partition: a piece on stdin (those flags, --lookups, --stats-file) -> its CSV rows, no header",
+    load: async () => (await import("../partition/mod.ts")).partitionConvert,
+  },
+  {
+    flag: "--partition-summary",
+    value: null,
+    description: "partition: every piece's counters on stdin -> bxp-cli's warnings, summary, exit status",
+    load: async () => (await import("../partition/mod.ts")).partitionSummary,
+  },
+];
+
+/** The modes, in usage-text order. */
 export function cliCommands(): readonly CliCommand[] {
-  return [
-    LIST_TEMPLATES,
-    FETCH_TEMPLATE,
-    INIT,
-    VALIDATE,
-    EVAL,
-    PREVIEW,
-    EXPLAIN,
-    LIBRARY_RUN,
-    ...PARTITION_COMMANDS,
-  ];
+  return COMMANDS;
 }
 
 /** The command whose flag appears in `args` (as `--flag` or `--flag=value`), or null for a conversion run. */
-export function findCommand(
+export async function findCommand(
   args: readonly string[],
   commands: readonly CliCommand[] = cliCommands(),
-): CliCommand | null {
+): Promise<CliCommand | null> {
   for (const command of commands) {
     if (!args.some((a) => a === command.flag || a.startsWith(`${command.flag}=`))) continue;
-    if (command.when === undefined || command.when(args)) return command;
+    if (command.when === undefined || await command.when(args)) return command;
   }
   return null;
 }

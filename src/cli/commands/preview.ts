@@ -13,7 +13,6 @@ import { sniffCsv } from "../../draft/sniff.ts";
 import { parseCliArgs } from "../args.ts";
 import { flagValue } from "./argv.ts";
 import { configSource } from "./config_source.ts";
-import type { CliCommand } from "./mod.ts";
 import { writeStdout } from "./out.ts";
 import { type CapturedOutput, OverlayFs } from "./overlay_fs.ts";
 import { runConversionCommand } from "../conversion_run.ts";
@@ -64,43 +63,38 @@ function showOutput(o: CapturedOutput, limit: number): string {
   return `== ${name} (${total} row(s)${total > limit ? `, first ${limit}` : ""})\n${alignedTable(shown)}`;
 }
 
-/** The `--preview` mode. */
-export const PREVIEW: CliCommand = {
-  flag: "--preview",
-  value: "<n>",
-  description: "dry run: show the first n rows of every output as a table (nothing is written)",
-  async run(args) {
-    const nText = flagValue(args, "--preview") ?? "";
-    if (!/^\d{1,7}$/.test(nText) || Number(nText) === 0) {
-      console.error("error: --preview needs a row count from 1 to 9999999, e.g. --preview 10");
-      return 1;
-    }
-    const limit = Number(nText);
-    const source = await configSource(args);
-    if ("error" in source) {
-      console.error(`error: ${source.error}`);
-      return 1;
-    }
-    const rest = withoutFlag(withoutFlag(args, "--preview"), "--config");
-    const req = parseCliArgs(rest.some((a) => a === "--quiet") ? rest : [...rest, "--quiet"]);
-    if (req.kind !== "run") {
-      console.error(
-        req.kind === "error" ? `error: ${req.message}` : "error: --preview takes no --help/--version",
-      );
-      return 1;
-    }
-    // Nothing may be written: outputs stay in the overlay, and no trace or findings file is opened.
-    const o = { ...req.options, dryRun: false, traceFile: null, findingsFile: null, debugJson: false };
-    const fs = new OverlayFs(source.base);
-    const code = await runConversionCommand(o, {
-      text: source.text,
-      label: source.label,
-      dir: source.base,
-      fs,
-    });
-    const parts = fs.outputs.map((out) => showOutput(out, limit));
-    if (parts.length === 0) parts.push("(no output: no input file matched, or every row was filtered)");
-    writeStdout(parts.join("\n\n") + "\n");
-    return code;
-  },
-};
+/** The `--preview` mode (see `mod.ts`): runs with the whole argument vector, resolves with the exit code. */
+export async function run(args: readonly string[]): Promise<number> {
+  const nText = flagValue(args, "--preview") ?? "";
+  if (!/^\d{1,7}$/.test(nText) || Number(nText) === 0) {
+    console.error("error: --preview needs a row count from 1 to 9999999, e.g. --preview 10");
+    return 1;
+  }
+  const limit = Number(nText);
+  const source = await configSource(args);
+  if ("error" in source) {
+    console.error(`error: ${source.error}`);
+    return 1;
+  }
+  const rest = withoutFlag(withoutFlag(args, "--preview"), "--config");
+  const req = parseCliArgs(rest.some((a) => a === "--quiet") ? rest : [...rest, "--quiet"]);
+  if (req.kind !== "run") {
+    console.error(
+      req.kind === "error" ? `error: ${req.message}` : "error: --preview takes no --help/--version",
+    );
+    return 1;
+  }
+  // Nothing may be written: outputs stay in the overlay, and no trace or findings file is opened.
+  const o = { ...req.options, dryRun: false, traceFile: null, findingsFile: null, debugJson: false };
+  const fs = new OverlayFs(source.base);
+  const code = await runConversionCommand(o, {
+    text: source.text,
+    label: source.label,
+    dir: source.base,
+    fs,
+  });
+  const parts = fs.outputs.map((out) => showOutput(out, limit));
+  if (parts.length === 0) parts.push("(no output: no input file matched, or every row was filtered)");
+  writeStdout(parts.join("\n\n") + "\n");
+  return code;
+}

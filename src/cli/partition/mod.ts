@@ -30,7 +30,6 @@ import { exitCodeOf } from "../../engine/stats.ts";
 import type { Reporter } from "../../engine/host.ts";
 import { ExprError } from "../../lang/mod.ts";
 import { flagValue, hasFlag } from "../commands/argv.ts";
-import type { CliCommand } from "../commands/mod.ts";
 import { convertPiece, type LookupEntry, mergeLookups, prePassPiece } from "./piece.ts";
 import { fileFacts, intFlag, loadSetup, PartitionError, type PartitionSetup, requiredFlag } from "./setup.ts";
 import { summarize, type SummaryRequest, UTF8_SAMPLE_BYTES } from "./summary.ts";
@@ -161,170 +160,145 @@ async function guarded(body: () => Promise<number>): Promise<number> {
 }
 
 /** `--partition-plan`. */
-export const PARTITION_PLAN: CliCommand = {
-  flag: "--partition-plan",
-  value: null,
-  description: "partition: {names:[...]} on stdin -> inputs in bxp's order, output names, header (JSON)",
-  run: (args) =>
-    guarded(async () => {
-      const setup = await loadSetup(args);
-      const req = await readJson("the plan request on stdin", await readStdin(MAX_REQUEST_BYTES));
-      const names = (req as { names?: unknown })?.names;
-      if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) {
-        throw new PartitionError(`the plan request must be {"names": ["file.csv", ...]}`);
+export function partitionPlan(args: readonly string[]): Promise<number> {
+  return guarded(async () => {
+    const setup = await loadSetup(args);
+    const req = await readJson("the plan request on stdin", await readStdin(MAX_REQUEST_BYTES));
+    const names = (req as { names?: unknown })?.names;
+    if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) {
+      throw new PartitionError(`the plan request must be {"names": ["file.csv", ...]}`);
+    }
+    const t = setup.template;
+    for (const n of names) {
+      if (!isPlainFileName(n)) throw new PartitionError(`input name '${n}' is not a plain file name`);
+    }
+    if (new Set(names).size !== names.length) {
+      throw new PartitionError("input names must be unique (outputs are named after them)");
+    }
+    for (const n of names) {
+      const lower = n.toLowerCase();
+      if (t.zipInput !== null && lower.endsWith(".zip")) {
+        throw new PartitionError(
+          `'${n}' is a zip archive (zip_input): unpack it first (a bxp-cli run does) and give the job its members`,
+        );
       }
-      const t = setup.template;
-      for (const n of names) {
-        if (!isPlainFileName(n)) throw new PartitionError(`input name '${n}' is not a plain file name`);
+      if (t.xlsxSheet !== null && lower.endsWith(".xlsx")) {
+        throw new PartitionError(
+          `'${n}' is a workbook (xlsx_sheet): extract the sheet first (a bxp-cli run does) and give the job the CSV`,
+        );
       }
-      if (new Set(names).size !== names.length) {
-        throw new PartitionError("input names must be unique (outputs are named after them)");
+    }
+    const { inputs, ownOutputs } = selectInputs(t, names);
+    const outputs = inputs.map((n) => ({
+      name: n,
+      output: outputName(n, t.filePatternIn, t.filePatternOut),
+    }));
+    for (const o of outputs) {
+      if (!isPlainFileName(o.output)) {
+        throw new PartitionError(`output name '${o.output}' for '${o.name}' is not a plain file name`);
       }
-      for (const n of names) {
-        const lower = n.toLowerCase();
-        if (t.zipInput !== null && lower.endsWith(".zip")) {
-          throw new PartitionError(
-            `'${n}' is a zip archive (zip_input): unpack it first (a bxp-cli run does) and give the job its members`,
-          );
-        }
-        if (t.xlsxSheet !== null && lower.endsWith(".xlsx")) {
-          throw new PartitionError(
-            `'${n}' is a workbook (xlsx_sheet): extract the sheet first (a bxp-cli run does) and give the job the CSV`,
-          );
-        }
-      }
-      const { inputs, ownOutputs } = selectInputs(t, names);
-      const outputs = inputs.map((n) => ({
-        name: n,
-        output: outputName(n, t.filePatternIn, t.filePatternOut),
-      }));
-      for (const o of outputs) {
-        if (!isPlainFileName(o.output)) {
-          throw new PartitionError(`output name '${o.output}' for '${o.name}' is not a plain file name`);
-        }
-      }
-      const combined = t.combinedOutput ? combinedName(t) : null;
-      if (combined !== null && !isPlainFileName(combined)) {
-        throw new PartitionError(`combined output name '${combined}' is not a plain file name`);
-      }
-      const framing = outputFraming(setup);
-      const plan = {
-        template: t.id,
-        header_line: t.csvHeaderLine,
-        prepass: setup.plan.prePass.length > 0,
-        header_b64: toBase64(framing.header),
-        separator_b64: toBase64(framing.separator),
-        trailer_b64: toBase64(framing.trailer),
-        combined_name: combined,
-        inputs: outputs,
-        own_outputs: ownOutputs,
-        ignored: names.filter((n) => !inputs.includes(n) && !ownOutputs.includes(n)),
-        utf8_sample_bytes: UTF8_SAMPLE_BYTES,
-      };
-      await writeAll(encoder.encode(JSON.stringify(plan) + "\n"));
-      return 0;
-    }),
-};
+    }
+    const combined = t.combinedOutput ? combinedName(t) : null;
+    if (combined !== null && !isPlainFileName(combined)) {
+      throw new PartitionError(`combined output name '${combined}' is not a plain file name`);
+    }
+    const framing = outputFraming(setup);
+    const plan = {
+      template: t.id,
+      header_line: t.csvHeaderLine,
+      prepass: setup.plan.prePass.length > 0,
+      header_b64: toBase64(framing.header),
+      separator_b64: toBase64(framing.separator),
+      trailer_b64: toBase64(framing.trailer),
+      combined_name: combined,
+      inputs: outputs,
+      own_outputs: ownOutputs,
+      ignored: names.filter((n) => !inputs.includes(n) && !ownOutputs.includes(n)),
+      utf8_sample_bytes: UTF8_SAMPLE_BYTES,
+    };
+    await writeAll(encoder.encode(JSON.stringify(plan) + "\n"));
+    return 0;
+  });
+}
 
 /** `--partition-prepass`. */
-export const PARTITION_PREPASS: CliCommand = {
-  flag: "--partition-prepass",
-  value: null,
-  description: "partition: a piece on stdin (--file, --head, --first-record) -> its pre_pass writes (JSON)",
-  run: (args) =>
-    guarded(async () => {
-      const setup = await loadSetup(args);
-      const facts = await pieceFacts(setup, args);
-      const first = intFlag(args, "--first-record", 1);
-      if (first < 1) throw new PartitionError("--first-record counts from 1");
-      const piece = await prePassPiece(setup, facts, first, Deno.stdin.readable);
-      await writeAll(encoder.encode(JSON.stringify(piece) + "\n"));
-      return 0;
-    }),
-};
+export function partitionPrepass(args: readonly string[]): Promise<number> {
+  return guarded(async () => {
+    const setup = await loadSetup(args);
+    const facts = await pieceFacts(setup, args);
+    const first = intFlag(args, "--first-record", 1);
+    if (first < 1) throw new PartitionError("--first-record counts from 1");
+    const piece = await prePassPiece(setup, facts, first, Deno.stdin.readable);
+    await writeAll(encoder.encode(JSON.stringify(piece) + "\n"));
+    return 0;
+  });
+}
 
 /** `--partition-convert`. */
-export const PARTITION_CONVERT: CliCommand = {
-  flag: "--partition-convert",
-  value: null,
-  description:
-    "partition: a piece on stdin (those flags, --lookups, --stats-file) -> its CSV rows, no header",
-  run: (args) =>
-    guarded(async () => {
-      const setup = await loadSetup(args);
-      const facts = await pieceFacts(setup, args);
-      const first = intFlag(args, "--first-record", 1);
-      if (first < 1) throw new PartitionError("--first-record counts from 1");
-      const statsPath = requiredFlag(args, "--stats-file");
-      const lookupPath = flagValue(args, "--lookups");
-      let lookups = null;
-      if (setup.plan.prePass.length > 0) {
-        if (lookupPath === null) {
-          throw new PartitionError(
-            `--lookups FILE is required: template '${setup.template.id}' has pre_pass blocks ` +
-              `(run --partition-prepass over every piece of the file first)`,
-          );
-        }
-        const parsed = await readJson(
-          `--lookups '${lookupPath}'`,
-          await readFileCapped("--lookups", lookupPath, MAX_LOOKUP_BYTES),
+export function partitionConvert(args: readonly string[]): Promise<number> {
+  return guarded(async () => {
+    const setup = await loadSetup(args);
+    const facts = await pieceFacts(setup, args);
+    const first = intFlag(args, "--first-record", 1);
+    if (first < 1) throw new PartitionError("--first-record counts from 1");
+    const statsPath = requiredFlag(args, "--stats-file");
+    const lookupPath = flagValue(args, "--lookups");
+    let lookups = null;
+    if (setup.plan.prePass.length > 0) {
+      if (lookupPath === null) {
+        throw new PartitionError(
+          `--lookups FILE is required: template '${setup.template.id}' has pre_pass blocks ` +
+            `(run --partition-prepass over every piece of the file first)`,
         );
-        if (!Array.isArray(parsed) || !parsed.every(isEntryList)) {
-          throw new PartitionError(
-            `--lookups '${lookupPath}' must be a JSON array of pieces' entry lists ` +
-              `([[[block, key, field, value, record], ...], ...])`,
-          );
-        }
-        lookups = mergeLookups(setup.plan.prePass.map((b) => b.name), parsed);
       }
-      const counts = await convertPiece(setup, facts, lookups, first, Deno.stdin.readable, writeAll);
-      try {
-        await Deno.writeTextFile(statsPath, JSON.stringify(counts) + "\n");
-      } catch (err) {
-        throw new PartitionError(`cannot write --stats-file '${statsPath}': ${(err as Error).message}`);
+      const parsed = await readJson(
+        `--lookups '${lookupPath}'`,
+        await readFileCapped("--lookups", lookupPath, MAX_LOOKUP_BYTES),
+      );
+      if (!Array.isArray(parsed) || !parsed.every(isEntryList)) {
+        throw new PartitionError(
+          `--lookups '${lookupPath}' must be a JSON array of pieces' entry lists ` +
+            `([[[block, key, field, value, record], ...], ...])`,
+        );
       }
-      return 0;
-    }),
-};
+      lookups = mergeLookups(setup.plan.prePass.map((b) => b.name), parsed);
+    }
+    const counts = await convertPiece(setup, facts, lookups, first, Deno.stdin.readable, writeAll);
+    try {
+      await Deno.writeTextFile(statsPath, JSON.stringify(counts) + "\n");
+    } catch (err) {
+      throw new PartitionError(`cannot write --stats-file '${statsPath}': ${(err as Error).message}`);
+    }
+    return 0;
+  });
+}
 
 /** `--partition-summary`. */
-export const PARTITION_SUMMARY: CliCommand = {
-  flag: "--partition-summary",
-  value: null,
-  description: "partition: every piece's counters on stdin -> bxp-cli's warnings, summary, exit status",
-  run: (args) =>
-    guarded(async () => {
-      const setup = await loadSetup(args);
-      const req = await readJson("the summary request on stdin", await readStdin(MAX_REQUEST_BYTES));
-      const r = req as SummaryRequest;
-      if (typeof r !== "object" || r === null || !Array.isArray(r.files) || typeof r.dir !== "string") {
-        throw new PartitionError(
-          `the summary request must be {"dir": "...", "files": [...], "combined": ...}`,
-        );
-      }
-      let out = "";
-      let err = "";
-      const reporter: Reporter = {
-        info: (text) => void (out += text),
-        warning: (text) => void (err += text),
-        fatal: (text) => void (err += text),
-        debug: () => {},
-      };
-      const quiet = hasFlag(args, "--quiet");
-      const stats = summarize(setup, { ...r, combined: r.combined ?? null }, reporter, {
-        strict: hasFlag(args, "--strict"),
-        elapsedMs: intFlag(args, "--elapsed-ms", 0),
-      });
-      if (err !== "") Deno.stderr.writeSync(encoder.encode(err));
-      if (!quiet) await writeAll(encoder.encode(out));
-      return exitCodeOf(stats);
-    }),
-};
-
-/** The partition modes, in usage-text order. */
-export const PARTITION_COMMANDS: readonly CliCommand[] = [
-  PARTITION_PLAN,
-  PARTITION_PREPASS,
-  PARTITION_CONVERT,
-  PARTITION_SUMMARY,
-];
+export function partitionSummary(args: readonly string[]): Promise<number> {
+  return guarded(async () => {
+    const setup = await loadSetup(args);
+    const req = await readJson("the summary request on stdin", await readStdin(MAX_REQUEST_BYTES));
+    const r = req as SummaryRequest;
+    if (typeof r !== "object" || r === null || !Array.isArray(r.files) || typeof r.dir !== "string") {
+      throw new PartitionError(
+        `the summary request must be {"dir": "...", "files": [...], "combined": ...}`,
+      );
+    }
+    let out = "";
+    let err = "";
+    const reporter: Reporter = {
+      info: (text) => void (out += text),
+      warning: (text) => void (err += text),
+      fatal: (text) => void (err += text),
+      debug: () => {},
+    };
+    const quiet = hasFlag(args, "--quiet");
+    const stats = summarize(setup, { ...r, combined: r.combined ?? null }, reporter, {
+      strict: hasFlag(args, "--strict"),
+      elapsedMs: intFlag(args, "--elapsed-ms", 0),
+    });
+    if (err !== "") Deno.stderr.writeSync(encoder.encode(err));
+    if (!quiet) await writeAll(encoder.encode(out));
+    return exitCodeOf(stats);
+  });
+}
