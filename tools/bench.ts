@@ -66,6 +66,12 @@ const RUN_TIMEOUT_MS = 600_000;
  * 1024 columns, which alone would break the ten-minute budget of the whole table.
  */
 const PEER_RUN_BUDGET_MS = 120_000;
+/**
+ * A peer predicted to take longer than this per run stops after {@link SLOW_PEER_RUNS} runs of a point, so
+ * the goal point's extra rounds (see `repeatsFor`) cost seconds, not Miller's minutes.
+ */
+const SLOW_PEER_MS = 20_000;
+const SLOW_PEER_RUNS = 3;
 const SPECIAL_SECTIONS = ["expr", "mcp", "mcp-http", "browser", "ray"];
 
 function progress(message: string): void {
@@ -177,7 +183,7 @@ async function runPoint(
       ((performance.now() - started) / 1000).toFixed(1)
     } s`,
   );
-  const repeats = repeatOverride ?? repeatsFor(input.bytes);
+  const repeats = repeatOverride ?? repeatsFor(input.bytes, p.id);
   const tracePath = p.variant === "slow-sink" ? `${input.dir}/slow-sink.fifo` : `${input.dir}/trace.bxtb`;
   const reference = `${input.dir}/bxp.out.csv`;
   const result: PointResult = {
@@ -234,6 +240,7 @@ async function runPoint(
         const runs = peerRuns[i];
         if (runs.error !== undefined || runs.skipped !== undefined) continue;
         const predictedMs = predictMs(pace, peer.name, input.bytes);
+        if (predictedMs > SLOW_PEER_MS && runs.wallMs.length >= SLOW_PEER_RUNS) continue;
         if (predictedMs > PEER_RUN_BUDGET_MS) {
           runs.skipped =
             `skipped: about ${(predictedMs / 1000).toFixed(0)} s predicted from its time on the largest ` +

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   FULL_POINTS,
+  GOAL_POINT_ID,
   pairedTwin,
   point,
   QUICK_POINT_IDS,
@@ -20,6 +21,7 @@ import {
   type PointResult,
   QUOTED_COMPARISON,
   renderReport,
+  roundRatios,
   traceOverheads,
 } from "../../tools/bench/report.ts";
 import { drainSlowly } from "../../tools/bench/slow_drain.ts";
@@ -79,6 +81,49 @@ Deno.test("the goals report the parallel speedup and memory that must not grow w
 
 Deno.test("every point runs at least three times, so a goal is judged on a median", () => {
   for (const bytes of [1, 50e6, 200e6, 3e9]) assert.ok(repeatsFor(bytes) >= 3, `${bytes} B`);
+  // The goal point, whose ratio to DuckDB sits near the line, gets more rounds than its size alone would.
+  assert.equal(repeatsFor(578e6, "r10m-c16"), 3);
+  assert.equal(repeatsFor(578e6, GOAL_POINT_ID), 5);
+});
+
+Deno.test("the DuckDB goal gives the ratio of medians and the ratio of each round", () => {
+  const big = result(GOAL_POINT_ID, 0, 120);
+  big.bxp.wallMs = [3300, 3000, 3600, 3100, 3200];
+  big.peers = [
+    {
+      name: "DuckDB",
+      wallMs: [3000, 3300, 3000, 3100, 3200],
+      peakRssKb: null,
+      check: "identical",
+      verified: true,
+    },
+    // A slow peer stops after three runs: its rounds are the first three.
+    { name: "Miller", wallMs: [40000, 30000, 36000], peakRssKb: null, check: "identical", verified: true },
+  ];
+  const run: BenchRun = {
+    startedAt: new Date(0),
+    totalSeconds: 1,
+    machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
+    quick: false,
+    points: [big],
+    peerVersions: [],
+    missingPeers: [],
+    exprRates: null,
+    mcp: null,
+    peakRssSource: "test",
+  };
+  const goals = checkGoals(run);
+  const duck = goals.find((g) => g.goal.includes("DuckDB"))!;
+  // Medians 3200 against 3100: 1.03x, over the goal; the rounds say 1.10x, 0.91x, 1.20x, 1.00x, 1.00x.
+  assert.equal(duck.holds, false);
+  assert.match(
+    duck.detail,
+    /^1\.03x \(bxp-cli 3\.20 s, DuckDB 3\.10 s; round by round 1\.10x, 0\.91x, 1\.20x, 1\.00x, 1\.00x, median 1\.00x\)/,
+  );
+  const miller = goals.find((g) => g.goal.includes("Miller"))!;
+  assert.equal(miller.holds, true);
+  assert.match(miller.detail, /round by round 0\.08x, 0\.10x, 0\.10x, median 0\.10x/);
+  assert.deepEqual(roundRatios([1, 2], []), []);
 });
 
 Deno.test("bxp_validate has a 0.3 ms round-trip goal, bxp_eval and the batch 0.25 ms", () => {
