@@ -176,12 +176,25 @@ export function fromPlain(value: unknown): OutValue {
  * ```
  */
 export function zigJsonString(s: string): string {
+  // A config's keys and most of its values are short and need no escape: one char-code scan tells, for
+  // less than a regular expression test and a native call cost on such a string.
+  if (s.length <= SHORT_STRING) {
+    let plain = true;
+    for (let i = 0; i < s.length && plain; i++) {
+      const c = s.charCodeAt(i);
+      plain = c >= 0x20 && c !== 34 && c !== 92 && (c < 0xd800 || c > 0xdfff);
+    }
+    if (plain) return '"' + s + '"';
+  }
   // `JSON.stringify` escapes exactly these characters the same way, and writes every other one as it is,
   // except a lone surrogate (which it escapes and std.json does not). Without any surrogate the native
   // call gives the same text, much faster for text with many characters to escape (a JSON-like value in
   // a bxp_eval answer: a regular expression calling back per character).
   return SURROGATE.test(s) ? escapedLikeZig(s) : JSON.stringify(s);
 }
+
+/** Strings up to this long are checked character by character first (see {@link zigJsonString}). */
+const SHORT_STRING = 64;
 
 /** {@link zigJsonString} spelt out: the reference, and the path for text holding surrogates. */
 function escapedLikeZig(s: string): string {

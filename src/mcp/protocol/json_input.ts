@@ -47,6 +47,9 @@ const jsonWithSource = JSON as unknown as {
  * ```
  */
 export function exceedsJsonDepth(text: string, maxDepth: number): boolean {
+  // No more opening brackets in the whole text (strings included) than the limit: it cannot nest deeper.
+  // Two native searches settle a typical request without walking its strings' escapes one by one.
+  if (openingBrackets(text, maxDepth + 1) <= maxDepth) return false;
   let depth = 0;
   let i = 0;
   const n = text.length;
@@ -68,6 +71,17 @@ export function exceedsJsonDepth(text: string, maxDepth: number): boolean {
     i++;
   }
   return false;
+}
+
+/** How many `[` and `{` `text` holds, counted up to `cap`. */
+function openingBrackets(text: string, cap: number): number {
+  let count = 0;
+  for (const bracket of ["[", "{"]) {
+    for (let at = text.indexOf(bracket); at !== -1 && count < cap; at = text.indexOf(bracket, at + 1)) {
+      count++;
+    }
+  }
+  return count;
 }
 
 /** An odd run of backslashes before `quoteAt` means the quote is escaped. */
