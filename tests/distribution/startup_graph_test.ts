@@ -15,3 +15,16 @@ Deno.test("bxp-cli and its engine worker load fflate only on demand", async () =
     assert.deepEqual(fflate, [], `${entry} statically loads ${fflate.join(", ")}`);
   }
 });
+
+Deno.test("a bxp-cli conversion run loads the other modes' code only when one is chosen", async () => {
+  const graph = await staticGraph("src/cli/main.ts");
+  assert.ok(graph.includes("src/cli/commands/mod.ts"), "the command table is part of every start");
+  assert.ok(graph.includes("src/engine/run.ts"), "the conversion is part of every start");
+  // The drafter, explain, the template library and the partition steps serve --init, --explain,
+  // --list-templates / --template and the --partition-* modes alone.
+  const modes = graph.filter((m) =>
+    /^src\/(draft|explain|templates)\//.test(m) || m.startsWith("src/cli/partition/") ||
+    (m.startsWith("src/cli/commands/") && !["mod.ts", "argv.ts"].some((f) => m.endsWith(`/${f}`)))
+  );
+  assert.deepEqual(modes, [], `statically loaded at every start: ${modes.join(", ")}`);
+});
