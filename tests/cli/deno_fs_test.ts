@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DenoEngineFs } from "../../src/cli/deno_fs.ts";
+import { concatBytes } from "../../src/util/bytes.ts";
 
 async function deadPid(): Promise<number> {
   const child = new Deno.Command(Deno.execPath(), { args: ["eval", ""], stdout: "null", stderr: "null" })
@@ -77,13 +78,7 @@ Deno.test("staged outputs carry the pid in their name and vanish on abort", asyn
 async function readAll(fs: DenoEngineFs, path: string, reuseBuffers: boolean): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   for await (const chunk of fs.readChunks(path, { reuseBuffers })) parts.push(chunk.slice());
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 Deno.test("a regular file reads back whole in chunks, and at any offset, with and without reused buffers", async () => {

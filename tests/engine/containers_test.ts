@@ -13,6 +13,7 @@ import { InflatePool } from "../../src/engine/containers/pool.ts";
 import { bytesReader, readZipEntries } from "../../src/formats/zip/archive.ts";
 import { ZipInputError } from "../../src/formats/zip.ts";
 import { crc32 } from "../../src/formats/zip/crc32.ts";
+import { concatBytes } from "../../src/util/bytes.ts";
 import { MemberDataError, memberInflateStream } from "../../src/formats/zip/member_inflater.ts";
 
 const OPTIONS = { entryPattern: ".csv", dirMode: "basename" as const, pathSeparator: "_" };
@@ -215,13 +216,7 @@ async function drain(readable: ReadableStream<Uint8Array>): Promise<Uint8Array> 
     if (done) break;
     parts.push(value);
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 Deno.test("native and fflate inflate agree; broken deflate data is named after its member", async () => {

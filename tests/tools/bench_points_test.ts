@@ -40,6 +40,19 @@ Deno.test("variant points have their own ids and pair with the default-mode poin
   assert.equal(new Set(ids).size, ids.length);
 });
 
+/** A bench run on a two-CPU machine with nothing measured: tests add their points. */
+const BASE_RUN: Omit<BenchRun, "points"> = {
+  startedAt: new Date(0),
+  totalSeconds: 1,
+  machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
+  quick: false,
+  peerVersions: [],
+  missingPeers: [],
+  exprRates: null,
+  mcp: null,
+  peakRssSource: "test",
+};
+
 function result(id: string, ms: number, rssMb: number): PointResult {
   const p = FULL_POINTS.find((x) => x.id === id)!;
   return {
@@ -52,10 +65,7 @@ function result(id: string, ms: number, rssMb: number): PointResult {
 
 Deno.test("the goals report the parallel speedup and memory that must not grow with the input", () => {
   const run: BenchRun = {
-    startedAt: new Date(0),
-    totalSeconds: 1,
-    machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
-    quick: false,
+    ...BASE_RUN,
     points: [
       result("r2m-c16", 4000, 140),
       result("r2m-c16-serial", 6000, 120),
@@ -63,11 +73,6 @@ Deno.test("the goals report the parallel speedup and memory that must not grow w
       result("r100k-c1024", 20000, 145),
       result("r2m-c16-slow", 15000, 139),
     ],
-    peerVersions: [],
-    missingPeers: [],
-    exprRates: null,
-    mcp: null,
-    peakRssSource: "test",
   };
   const goals = checkGoals(run);
   const holds = (needle: string) => goals.find((g) => g.goal.includes(needle))?.holds;
@@ -100,18 +105,7 @@ Deno.test("the DuckDB goal gives the ratio of medians and the ratio of each roun
     // A slow peer stops after three runs: its rounds are the first three.
     { name: "Miller", wallMs: [40000, 30000, 36000], peakRssKb: null, check: "identical", verified: true },
   ];
-  const run: BenchRun = {
-    startedAt: new Date(0),
-    totalSeconds: 1,
-    machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
-    quick: false,
-    points: [big],
-    peerVersions: [],
-    missingPeers: [],
-    exprRates: null,
-    mcp: null,
-    peakRssSource: "test",
-  };
+  const run: BenchRun = { ...BASE_RUN, points: [big] };
   const goals = checkGoals(run);
   const duck = goals.find((g) => g.goal.includes("DuckDB"))!;
   // Medians 3200 against 3100: 1.03x, over the goal; the rounds say 1.10x, 0.91x, 1.20x, 1.00x, 1.00x.
@@ -128,14 +122,8 @@ Deno.test("the DuckDB goal gives the ratio of medians and the ratio of each roun
 
 Deno.test("bxp_validate has a 0.3 ms round-trip goal, bxp_eval and the batch 0.25 ms", () => {
   const run = (validateMs: number, evalMs: number): BenchRun => ({
-    startedAt: new Date(0),
-    totalSeconds: 1,
-    machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
-    quick: false,
+    ...BASE_RUN,
     points: [],
-    peerVersions: [],
-    missingPeers: [],
-    exprRates: null,
     mcp: {
       ready: true,
       coldStartMs: [100],
@@ -146,7 +134,6 @@ Deno.test("bxp_validate has a 0.3 ms round-trip goal, bxp_eval and the batch 0.2
         { tool: "bxp_validate", calls: 10, medianMs: validateMs, p99Ms: 1 },
       ],
     },
-    peakRssSource: "test",
   });
   const roundTrip = (r: BenchRun) => checkGoals(r).find((g) => g.goal.includes("round trip"))!;
   assert.equal(roundTrip(run(0.28, 0.2)).holds, true);
@@ -175,17 +162,6 @@ Deno.test("the slow sink's reader consumes everything written into the FIFO", as
 });
 
 /** A run's fields besides its points, for the report tests. */
-const BASE_RUN: Omit<BenchRun, "points"> = {
-  startedAt: new Date(0),
-  totalSeconds: 1,
-  machine: { cpus: 2, cpuModel: "x", memoryGiB: 1, deno: "2", os: "linux" },
-  quick: false,
-  peerVersions: [],
-  missingPeers: [],
-  exprRates: null,
-  mcp: null,
-  peakRssSource: "test",
-};
 
 Deno.test("the trace overhead compares the trace-on runs with their alternating trace-off twins", () => {
   const off = result("r2m-c16", 2000, 130); // measured minutes earlier, on a quieter machine

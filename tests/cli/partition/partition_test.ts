@@ -8,6 +8,7 @@
 import { deepEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { bxpCliCommand } from "../../../tools/ray_env.ts";
+import { concatBytes } from "../../../src/util/bytes.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -33,16 +34,6 @@ async function cli(args: string[], cwd: string, stdin: Uint8Array | string = "")
   await writer.close();
   const r = await child.output();
   return { code: r.code, stdout: r.stdout, out: decoder.decode(r.stdout), err: decoder.decode(r.stderr) };
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** Byte offsets just after each `\n` of `bytes` from `from` on (every possible cut). */
@@ -130,7 +121,7 @@ async function partitioned(
     parts.push(r.stdout);
     pieces.push(JSON.parse(await Deno.readTextFile(join(dir, "stats.json"))));
   }
-  return { bytes: concat(parts), pieces, entries };
+  return { bytes: concatBytes(parts), pieces, entries };
 }
 
 async function folder(config: unknown, files: Record<string, string | Uint8Array>): Promise<string> {
