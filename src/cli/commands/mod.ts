@@ -1,7 +1,7 @@
 /**
  * bxp-cli's other modes: commands that replace the conversion run when their flag is on the command line
  * (authoring helpers such as `--validate` or `--init`, the partition mode for distributed runs). One table:
- * adding a mode is adding an entry to {@link cliCommands}; `main.ts` asks {@link findCommand} first and the
+ * adding a mode is adding an entry to {@link CLI_COMMANDS}; `main.ts` asks {@link findCommand} first and the
  * usage text lists {@link commandsHelp}.
  *
  * @example
@@ -36,7 +36,7 @@ export interface CliCommand {
 }
 
 /** The modes in usage-text order: what the usage text and the flag search need, and how to load the rest. */
-const COMMANDS: readonly CliCommand[] = [
+export const CLI_COMMANDS: readonly CliCommand[] = [
   {
     flag: "--list-templates",
     value: null,
@@ -113,15 +113,10 @@ const COMMANDS: readonly CliCommand[] = [
   },
 ];
 
-/** The modes, in usage-text order. */
-export function cliCommands(): readonly CliCommand[] {
-  return COMMANDS;
-}
-
 /** The command whose flag appears in `args` (as `--flag` or `--flag=value`), or null for a conversion run. */
 export async function findCommand(
   args: readonly string[],
-  commands: readonly CliCommand[] = cliCommands(),
+  commands: readonly CliCommand[] = CLI_COMMANDS,
 ): Promise<CliCommand | null> {
   for (const command of commands) {
     if (!args.some((a) => a === command.flag || a.startsWith(`${command.flag}=`))) continue;
@@ -131,7 +126,7 @@ export async function findCommand(
 }
 
 /** The usage-text lines of the modes ("" when there are none). */
-export function commandsHelp(commands: readonly CliCommand[] = cliCommands()): string {
+export function commandsHelp(commands: readonly CliCommand[] = CLI_COMMANDS): string {
   if (commands.length === 0) return "";
   const names = commands.map((c) => c.value === null ? c.flag : `${c.flag} ${c.value}`);
   const width = Math.max(20, ...names.map((n) => n.length + 2));
