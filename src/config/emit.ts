@@ -182,7 +182,7 @@ export function zigJsonString(s: string): string {
     let plain = true;
     for (let i = 0; i < s.length && plain; i++) {
       const c = s.charCodeAt(i);
-      plain = c >= 0x20 && c !== 34 && c !== 92 && (c < 0xd800 || c > 0xdfff);
+      plain = !escapedByStdJson(c) && (c < 0xd800 || c > 0xdfff);
     }
     if (plain) return '"' + s + '"';
   }
@@ -196,14 +196,18 @@ export function zigJsonString(s: string): string {
 /** Strings up to this long are checked character by character first (see {@link zigJsonString}). */
 const SHORT_STRING = 64;
 
+/** Whether `std.json` escapes the UTF-16 unit `c`: a quote, a backslash or a control character. */
+function escapedByStdJson(c: number): boolean {
+  return c < 0x20 || c === 34 || c === 92;
+}
+
 /** {@link zigJsonString} spelt out: the reference, and the path for text holding surrogates. */
 function escapedLikeZig(s: string): string {
   // Most strings need no escape: one char-code scan finds that without a regex call. When one does, a single
   // regex pass escapes it (a long value, such as a large eval answer, would otherwise be built from millions
   // of one-character pieces).
   for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 34 || c === 92) return '"' + s.replace(ESCAPED, escapeChar) + '"';
+    if (escapedByStdJson(s.charCodeAt(i))) return '"' + s.replace(ESCAPED, escapeChar) + '"';
   }
   return '"' + s + '"';
 }
