@@ -234,10 +234,14 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
   let stopping = false;
   let stopped: Promise<void> | null = null;
 
-  const endSession = (session: HttpSession, reason: string): Promise<void> => {
+  const endSession = async (session: HttpSession, reason: string): Promise<void> => {
     sessions.delete(session.id);
-    log(`session ${session.id} ended (${reason})`);
-    return session.close(reason);
+    try {
+      await session.close(reason);
+    } finally {
+      // Said once the session's calls are stopped and its files removed, so the line means it is all gone.
+      log(`session ${session.id} ended (${reason})`);
+    }
   };
 
   /** End the longest-idle abandoned session (see {@link EVICTABLE_AFTER_MS}), if there is one. */
