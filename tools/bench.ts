@@ -294,6 +294,7 @@ async function runMcpSection(denoJson: string): Promise<McpResult> {
       ...entryPointFlags(denoJson, "bxp-mcp"),
       `${ROOT}/${ENTRY_MODULES["bxp-mcp"]}`,
     ],
+    floorArgv: [Deno.execPath(), "run", "--no-prompt", `${ROOT}/tools/bench/stdio_echo.ts`],
     cwd: ROOT,
     coldStarts: 7,
     warmupCalls: 100,

@@ -25,6 +25,7 @@ import {
   traceOverheads,
 } from "../../tools/bench/report.ts";
 import { drainSlowly } from "../../tools/bench/slow_drain.ts";
+import { echoAnswer } from "../../tools/bench/stdio_echo.ts";
 
 Deno.test("variant points have their own ids and pair with the default-mode point", () => {
   const serial = point(2_000_000, 16, "3expr", false, "serial");
@@ -127,19 +128,56 @@ Deno.test("bxp_validate has a 0.3 ms round-trip goal, bxp_eval and the batch 0.2
     mcp: {
       ready: true,
       coldStartMs: [100],
+      firstCalls: [{ tool: "bxp_validate", calls: 1, medianMs: 12, p99Ms: 12 }], // not a goal either
       tools: [
         { tool: "ping", calls: 10, medianMs: 0.9, p99Ms: 1 }, // the protocol floor is not a goal
         { tool: "bxp_eval", calls: 10, medianMs: evalMs, p99Ms: 1 },
         { tool: "bxp_eval_batch", calls: 10, medianMs: evalMs, p99Ms: 1 },
         { tool: "bxp_validate", calls: 10, medianMs: validateMs, p99Ms: 1 },
       ],
+      floor: { tool: "ping", calls: 10, medianMs: 0.5, p99Ms: 1 },
     },
   });
   const roundTrip = (r: BenchRun) => checkGoals(r).find((g) => g.goal.includes("round trip"))!;
   assert.equal(roundTrip(run(0.28, 0.2)).holds, true);
   assert.equal(roundTrip(run(0.28, 0.27)).holds, false); // eval over 0.25 ms though under 0.3 ms
   assert.equal(roundTrip(run(0.31, 0.2)).holds, false);
-  assert.match(roundTrip(run(0.28, 0.2)).detail, /`bxp_validate` 0\.280 ms/);
+  assert.match(
+    roundTrip(run(0.28, 0.2)).detail,
+    /`bxp_validate` 0\.280 ms \(floors: `ping` 0\.900 ms, a minimal Deno stdio echo server 0\.500 ms\)$/,
+  );
+  const report = renderReport(run(0.28, 0.2));
+  assert.match(
+    report,
+    /\| `ping` to a minimal Deno stdio echo server \(Deno's floor, no MCP\) \| 10 \| 0\.500 \|/,
+  );
+  assert.match(report, /\| `bxp_validate` \| 1 \| 12\.0 \| 12\.0 \|/);
+});
+
+Deno.test("the stdio echo floor server answers requests and skips notifications", async () => {
+  assert.equal(
+    echoAnswer('{"jsonrpc":"2.0","id":7,"method":"ping"}'),
+    '{"jsonrpc":"2.0","id":7,"result":{}}\n',
+  );
+  assert.equal(echoAnswer('{"jsonrpc":"2.0","method":"notifications/initialized"}'), null);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", new URL("../../tools/bench/stdio_echo.ts", import.meta.url).pathname],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode('{"jsonrpc":"2.0","id":"a","method":"ping"}\n{"jsonrpc":"2.0","method":"x"}\n'),
+  );
+  await writer.write(new TextEncoder().encode('{"jsonrpc":"2.0","id":2,"method":"ping"}\n'));
+  await writer.close();
+  const out = await child.output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assert.equal(
+    new TextDecoder().decode(out.stdout),
+    '{"jsonrpc":"2.0","id":"a","result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n',
+  );
 });
 
 Deno.test("the slow sink's reader consumes everything written into the FIFO", async () => {

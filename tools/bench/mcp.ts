@@ -1,7 +1,8 @@
 /**
- * bxp-mcp from a client's seat: cold start (spawn to the `initialize` answer) over several fresh processes,
- * and the round-trip latency of stateless tool calls over stdio against one long-lived server, measured
- * call by call (send one request, wait for its answer) as an agent in a tight loop would.
+ * bxp-mcp from a client's seat: cold start (spawn to the `initialize` answer) and each tool's first call
+ * over several fresh processes, the round-trip latency of stateless tool calls over stdio against one
+ * long-lived server, measured call by call (send one request, wait for its answer) as an agent in a tight
+ * loop would, and the same `ping` against a minimal Deno echo server (the platform's floor).
  * @module
  */
 
@@ -19,7 +20,15 @@ export interface ToolLatency {
 /** What the MCP part found. */
 export type McpResult =
   | { ready: false; reason: string }
-  | { ready: true; coldStartMs: number[]; tools: ToolLatency[] };
+  | {
+    ready: true;
+    coldStartMs: number[];
+    /** Each tool's first call in a fresh session (after `initialize`), one sample per cold start. */
+    firstCalls: ToolLatency[];
+    tools: ToolLatency[];
+    /** `ping` against {@link McpBenchOptions.floorArgv}; null when not asked for or when it failed. */
+    floor: ToolLatency | null;
+  };
 
 /** A request to make many times: a tool call, or a bare method such as `ping` (no tool, the floor). */
 export type ToolCall = { name: string; arguments: Record<string, unknown> } | { method: string };
@@ -28,6 +37,8 @@ export type ToolCall = { name: string; arguments: Record<string, unknown> } | { 
 export interface McpBenchOptions {
   /** The server's argv (`deno run <bxp-mcp flags> main.ts`). */
   argv: string[];
+  /** A minimal stdio server answering `ping` (see `stdio_echo.ts`), timed like the tools; optional. */
+  floorArgv?: string[];
   cwd: string;
   coldStarts: number;
   warmupCalls: number;
@@ -187,21 +198,81 @@ function callFailure(answer: Record<string, unknown>): string | null {
   return null;
 }
 
-async function coldStart(opts: McpBenchOptions): Promise<number> {
+/** A request's label: the tool name, or the bare method. */
+function callLabel(call: ToolCall): string {
+  return "method" in call ? call.method : call.name;
+}
+
+/** Send `call` once and return the milliseconds to its answer; throws when it failed. */
+async function timeCall(session: McpSession, call: ToolCall, timeoutMs: number): Promise<number> {
+  const started = performance.now();
+  const answer = "method" in call
+    ? await session.request(call.method, {}, timeoutMs)
+    : await session.request("tools/call", { ...call }, timeoutMs);
+  const elapsed = performance.now() - started;
+  const failure = callFailure(answer);
+  if (failure !== null) throw new Error(`${callLabel(call)} failed: ${failure}`);
+  return elapsed;
+}
+
+/**
+ * One fresh process: the milliseconds from spawn to the `initialize` answer, then those of each tool's
+ * first call (what an agent's first use of a tool costs), in `opts.calls` order.
+ */
+async function coldStart(opts: McpBenchOptions): Promise<{ startMs: number; firstMs: number[] }> {
   const started = performance.now();
   const session = new McpSession(opts.argv, opts.cwd);
-  let answer: Record<string, unknown>;
+  let startMs: number;
+  const firstMs: number[] = [];
   try {
-    answer = await session.request("initialize", initializeParams(), opts.answerTimeoutMs);
+    const answer = await session.request("initialize", initializeParams(), opts.answerTimeoutMs);
+    startMs = performance.now() - started;
+    if (answer.error !== undefined) throw new Error(`initialize failed: ${JSON.stringify(answer.error)}`);
+    await session.notify("notifications/initialized");
+    for (const call of opts.calls) firstMs.push(await timeCall(session, call, opts.answerTimeoutMs));
   } catch (err) {
     const log = await session.close();
     const said = log.replace(/\s*\n\s*/g, " / ").slice(0, 300);
     throw new Error(`${(err as Error).message}${said ? `; server said: ${said}` : ""}`);
   }
-  const elapsed = performance.now() - started;
   await session.close();
-  if (answer.error !== undefined) throw new Error(`initialize failed: ${JSON.stringify(answer.error)}`);
-  return elapsed;
+  return { startMs, firstMs };
+}
+
+/** Time `calls` sequentially against one running session: warm-up calls first, then the measured ones. */
+async function timeCalls(
+  session: McpSession,
+  opts: McpBenchOptions,
+  calls: ToolCall[],
+): Promise<ToolLatency[]> {
+  const tools: ToolLatency[] = [];
+  for (const call of calls) {
+    const samples: number[] = [];
+    for (let i = 0; i < opts.warmupCalls + opts.measuredCalls; i++) {
+      const elapsed = await timeCall(session, call, opts.answerTimeoutMs);
+      if (i >= opts.warmupCalls) samples.push(elapsed);
+    }
+    tools.push(latency(callLabel(call), samples));
+  }
+  return tools;
+}
+
+function latency(tool: string, samples: number[]): ToolLatency {
+  return { tool, calls: samples.length, medianMs: median(samples), p99Ms: quantile(samples, 0.99) };
+}
+
+/** `ping` against the floor server, or null when it fails (the floor is context, not a goal). */
+async function measureFloor(opts: McpBenchOptions): Promise<ToolLatency | null> {
+  if (opts.floorArgv === undefined) return null;
+  const session = new McpSession(opts.floorArgv, opts.cwd);
+  try {
+    const [ping] = await timeCalls(session, opts, [{ method: "ping" }]);
+    return ping;
+  } catch {
+    return null;
+  } finally {
+    await session.close();
+  }
 }
 
 /**
@@ -210,40 +281,27 @@ async function coldStart(opts: McpBenchOptions): Promise<number> {
  */
 export async function benchMcp(opts: McpBenchOptions): Promise<McpResult> {
   const coldStartMs: number[] = [];
+  const firstSamples: number[][] = opts.calls.map(() => []);
   try {
-    for (let i = 0; i < opts.coldStarts; i++) coldStartMs.push(await coldStart(opts));
+    for (let i = 0; i < opts.coldStarts; i++) {
+      const { startMs, firstMs } = await coldStart(opts);
+      coldStartMs.push(startMs);
+      firstMs.forEach((ms, k) => firstSamples[k].push(ms));
+    }
   } catch (err) {
     return { ready: false, reason: (err as Error).message };
   }
+  const firstCalls = opts.calls.map((call, k) => latency(callLabel(call), firstSamples[k]));
   const session = new McpSession(opts.argv, opts.cwd);
+  let tools: ToolLatency[];
   try {
     await session.request("initialize", initializeParams(), opts.answerTimeoutMs);
     await session.notify("notifications/initialized");
-    const tools: ToolLatency[] = [];
-    for (const call of opts.calls) {
-      const label = "method" in call ? call.method : call.name;
-      const samples: number[] = [];
-      for (let i = 0; i < opts.warmupCalls + opts.measuredCalls; i++) {
-        const started = performance.now();
-        const answer = "method" in call
-          ? await session.request(call.method, {}, opts.answerTimeoutMs)
-          : await session.request("tools/call", { ...call }, opts.answerTimeoutMs);
-        const elapsed = performance.now() - started;
-        const failure = callFailure(answer);
-        if (failure !== null) throw new Error(`${label} failed: ${failure}`);
-        if (i >= opts.warmupCalls) samples.push(elapsed);
-      }
-      tools.push({
-        tool: label,
-        calls: samples.length,
-        medianMs: median(samples),
-        p99Ms: quantile(samples, 0.99),
-      });
-    }
-    return { ready: true, coldStartMs, tools };
+    tools = await timeCalls(session, opts, opts.calls);
   } catch (err) {
     return { ready: false, reason: (err as Error).message };
   } finally {
     await session.close();
   }
+  return { ready: true, coldStartMs, firstCalls, tools, floor: await measureFloor(opts) };
 }
