@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { SheetCsv } from "../../src/formats/xlsx/sheet.ts";
 import { SharedStrings } from "../../src/formats/xlsx/parts.ts";
-import { attr, attrBounds, XmlScanner } from "../../src/formats/xlsx/xml.ts";
+import { attr, attrBounds, oneCharAttrBounds, XmlScanner } from "../../src/formats/xlsx/xml.ts";
 import { xlsxRowsToCsv } from "../../src/formats/xlsx.ts";
 import { parseSharedStrings, readSheet } from "./xlsx_oracle.ts";
 
@@ -215,5 +215,42 @@ Deno.test("attr and attrBounds read an attribute the same way: prefixes, quotes,
       expected,
       `${name} (bounds)`,
     );
+  }
+});
+
+Deno.test("oneCharAttrBounds finds one-character names exactly where attrBounds does (seeded)", () => {
+  // Attribute spellings around the sheet's names: prefixes, longer names ending in them, spaces, quotes.
+  const pieces = [
+    't="s"',
+    "t='str'",
+    'x:t="n"',
+    'a:b:t="b"',
+    ':t="e"',
+    'tt="x"',
+    'rt="y"',
+    'r="B2"',
+    "r=B2",
+    ' s = "1" ',
+    's=""',
+    'x="t"',
+    '="v"',
+    't="open',
+    " ",
+    "\t",
+    "=",
+    'é:t="u"',
+  ];
+  const names = ["t", "s", "r"];
+  for (let seed = 1; seed <= 2000; seed++) {
+    const next = rng(seed);
+    let text = "";
+    const count = 1 + Math.floor(next() * 6);
+    for (let i = 0; i < count; i++) text += (i > 0 ? " " : "") + pieces[Math.floor(next() * pieces.length)];
+    const start = Math.floor(next() * 2);
+    const expected = new Int32Array(2 * names.length);
+    const got = new Int32Array(2 * names.length).fill(7); // stale values must be cleared
+    attrBounds(text, start, text.length, names, expected);
+    oneCharAttrBounds(text, start, text.length, names, got);
+    assert.deepEqual([...got], [...expected], `seed ${seed}: ${JSON.stringify(text.slice(start))}`);
   }
 });

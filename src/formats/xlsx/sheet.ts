@@ -15,7 +15,7 @@
  */
 
 import { xlsxNumberText } from "../number_text.ts";
-import { attrBounds, decodeXmlEntities, type RawXmlHandler, XmlScanner } from "./xml.ts";
+import { decodeXmlEntities, oneCharAttrBounds, type RawXmlHandler, XmlScanner } from "./xml.ts";
 import { utf16Refusal } from "./parts.ts";
 
 /** 0-based column of a cell reference (`A1` -> 0, `AA7` -> 26); no letters gives 0, as bxp. */
@@ -132,12 +132,15 @@ function parseUintIn(src: string, start: number, end: number, fallback: number):
   return end - start <= 15 ? value : Number(src.substring(start, end));
 }
 
+/**
+ * What makes a field quoted. A regular expression rather than a character loop: many values are built by
+ * concatenation (dates), and the loop read them through V8's string ropes; the expression flattens each once
+ * (measured on a 100 MB sheet: about a tenth of the sheet's scan).
+ */
+const NEEDS_QUOTES = /[,"\n\r]/;
+
 function csvField(value: string): string {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 44 || c === 34 || c === 10 || c === 13) return '"' + value.replaceAll('"', '""') + '"';
-  }
-  return value;
+  return NEEDS_QUOTES.test(value) ? '"' + value.replaceAll('"', '""') + '"' : value;
 }
 
 /** Tags the sheet reader acts on, by local name (any namespace prefix ignored). */
@@ -217,7 +220,7 @@ export class SheetRows implements RawXmlHandler {
     if (tag === Tag.Row) {
       this.#inRow = true;
       const a = this.#attrs;
-      attrBounds(src, attrStart, attrEnd, ROW_ATTRS, a);
+      oneCharAttrBounds(src, attrStart, attrEnd, ROW_ATTRS, a);
       this.#currentRow = parseUintIn(src, a[0], a[1], 0);
       this.#cells = [];
     } else if (this.#inRow && tag === Tag.C) {
@@ -225,7 +228,7 @@ export class SheetRows implements RawXmlHandler {
       this.#inCell = true;
       this.#value = "";
       const a = this.#attrs;
-      attrBounds(src, attrStart, attrEnd, CELL_ATTRS, a);
+      oneCharAttrBounds(src, attrStart, attrEnd, CELL_ATTRS, a);
       this.#cellType = cellTypeIn(src, a[T], a[T + 1]);
       this.#cellStyle = parseUintIn(src, a[S], a[S + 1], 0);
       this.#cellCol = a[R] < 0 ? 0 : columnIndexIn(src, a[R], a[R + 1]);
