@@ -350,7 +350,7 @@ function mcpTable(mcp: McpResult): string[] {
       "",
       `A tool's first call in a fresh session (right after \`initialize\`, one per cold start; what an agent's first use costs):`,
       "",
-      "| tool | sessions | median ms | max ms |",
+      "| tool | sessions | median ms | p99 ms |",
       "| --- | --- | --- | --- |",
     );
     for (const t of firsts) {
