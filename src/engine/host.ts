@@ -54,6 +54,14 @@ export interface RandomAccessFile {
   close(): Promise<void>;
 }
 
+/** How {@link EngineFs.readChunks} may read. */
+export interface ReadChunksOptions {
+  /** A chunk is valid only until the next one is asked for (its buffer is reused). */
+  reuseBuffers?: boolean;
+  /** The chunk size the caller would like; a hint an implementation may ignore. */
+  chunkBytes?: number;
+}
+
 /** File system operations, with paths as plain strings. */
 export interface EngineFs {
   /**
@@ -67,9 +75,10 @@ export interface EngineFs {
   /**
    * The file's bytes in chunks (bounded memory). With `reuseBuffers`, a chunk is only valid until the next
    * one is requested (buffers are recycled: fresh memory is slow to come by on some machines); only callers
-   * that copy what they keep may ask for it.
+   * that copy what they keep may ask for it. `chunkBytes` is the chunk size the caller would like (a hint:
+   * the block pipeline asks for its block size, so each block is copied from one chunk or two).
    */
-  readChunks(path: string, options?: { reuseBuffers?: boolean }): AsyncIterable<Uint8Array>;
+  readChunks(path: string, options?: ReadChunksOptions): AsyncIterable<Uint8Array>;
   /** The whole file. Containers no longer use it (see {@link EngineFs.openRandomAccess}). */
   readFile(path: string): Promise<Uint8Array>;
   /**

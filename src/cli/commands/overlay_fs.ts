@@ -6,7 +6,7 @@
  */
 
 import { dirname, resolve } from "node:path";
-import type { EngineFs, RandomAccessFile, StagedOutput } from "../../engine/host.ts";
+import type { EngineFs, RandomAccessFile, ReadChunksOptions, StagedOutput } from "../../engine/host.ts";
 import { DenoEngineFs } from "../deno_fs.ts";
 
 /** One captured output, in the order outputs were committed. */
@@ -59,7 +59,7 @@ export class OverlayFs implements EngineFs {
     return [...new Set([...(real ?? []), ...mine])];
   }
 
-  async *readChunks(path: string, options?: { reuseBuffers?: boolean }): AsyncIterable<Uint8Array> {
+  async *readChunks(path: string, options?: ReadChunksOptions): AsyncIterable<Uint8Array> {
     const mine = this.#files.get(this.#abs(path));
     if (mine !== undefined) {
       yield mine;

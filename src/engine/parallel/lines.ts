@@ -53,12 +53,19 @@ export function skipRecords(bytes: Uint8Array, pos: number, count: number): numb
  * Cuts a byte stream into blocks of whole lines of about `blockSize` bytes. `onLineTooLong` is called (and
  * should throw) when `maxLineBytes` accumulate without a line break, so a newline-free input cannot be
  * buffered whole.
+ *
+ * A block is cut from the bytes held back so far followed by the new chunk, at the last line end within
+ * two block sizes (else the first one after). The chunk's bytes are copied straight into their block; only
+ * what is left after the last cut is held back (a partial line, or a chunk smaller than a block). Reading
+ * in chunks of `blockSize` bytes, each byte is thus copied about once, where appending every chunk to the
+ * held bytes first copied the whole input twice on the calling thread.
  */
 export class BlockSplitter {
   readonly #blockSize: number;
   readonly #maxLineBytes: number;
   readonly #onLineTooLong: () => never;
-  readonly #buf: GrowableBytes;
+  /** Bytes held back: the start of the next block. */
+  readonly #held: GrowableBytes;
   readonly #alloc: (size: number) => Uint8Array;
 
   /**
@@ -74,40 +81,76 @@ export class BlockSplitter {
     this.#blockSize = blockSize;
     this.#maxLineBytes = maxLineBytes;
     this.#onLineTooLong = onLineTooLong;
-    this.#buf = new GrowableBytes(blockSize * 2);
+    this.#held = new GrowableBytes(blockSize * 2);
     this.#alloc = alloc;
-  }
-
-  #take(end: number): Uint8Array {
-    const block = this.#alloc(end);
-    block.set(this.#buf.data.subarray(0, end));
-    return block;
   }
 
   /** Adds bytes; returns the blocks now complete (each ends with `\n`). */
   push(chunk: Uint8Array): Uint8Array[] {
-    this.#buf.append(chunk);
     const out: Uint8Array[] = [];
-    while (this.#buf.length >= this.#blockSize) {
-      const content = this.#buf.data.subarray(0, this.#buf.length);
+    const held = this.#held;
+    const window = this.#blockSize * 2;
+    // The content is held[0, held.length) followed by chunk[from, chunk.length).
+    let from = 0;
+    for (;;) {
+      const kept = held.length;
+      const total = kept + chunk.length - from;
+      if (total < this.#blockSize) break;
       // The last line end within two block sizes, else the first one after (a block never splits a line).
-      let cut = content.lastIndexOf(LF, Math.min(content.length, this.#blockSize * 2) - 1);
-      if (cut < 0) cut = content.indexOf(LF, this.#blockSize * 2);
+      let cut = lastLineEnd(held.data, kept, chunk, from, Math.min(total, window) - 1);
+      if (cut < 0) cut = firstLineEnd(held.data, kept, chunk, from, window);
       if (cut < 0) {
-        if (content.length > this.#maxLineBytes) this.#onLineTooLong();
+        if (total > this.#maxLineBytes) this.#onLineTooLong();
         break;
       }
-      out.push(this.#take(cut + 1));
-      this.#buf.dropFront(cut + 1);
+      const size = cut + 1;
+      const block = this.#alloc(size);
+      if (size <= kept) {
+        // Only when bytes were held back without a line end in reach (a long line): rare.
+        block.set(held.data.subarray(0, size));
+        held.dropFront(size);
+      } else {
+        block.set(held.data.subarray(0, kept));
+        block.set(chunk.subarray(from, from + size - kept), kept);
+        from += size - kept;
+        held.length = 0;
+      }
+      out.push(block);
     }
+    if (from < chunk.length) held.append(chunk.subarray(from));
     return out;
   }
 
   /** The rest (may lack a final `\n`), or null when nothing is left. */
   finish(): Uint8Array | null {
-    if (this.#buf.length === 0) return null;
-    const rest = this.#take(this.#buf.length);
-    this.#buf.length = 0;
+    const held = this.#held;
+    if (held.length === 0) return null;
+    const rest = this.#alloc(held.length);
+    rest.set(held.data.subarray(0, held.length));
+    held.length = 0;
     return rest;
   }
+}
+
+/**
+ * The position of the last `\n` at or before `at` in `held[0, kept)` followed by `chunk[from, ...)`, or -1.
+ */
+function lastLineEnd(held: Uint8Array, kept: number, chunk: Uint8Array, from: number, at: number): number {
+  if (at >= kept) {
+    const inChunk = chunk.lastIndexOf(LF, from + at - kept);
+    if (inChunk >= from) return kept + inChunk - from;
+    at = kept - 1;
+  }
+  return at < 0 ? -1 : held.subarray(0, kept).lastIndexOf(LF, at);
+}
+
+/** The position of the first `\n` at or after `at` in `held[0, kept)` followed by `chunk[from, ...)`, or -1. */
+function firstLineEnd(held: Uint8Array, kept: number, chunk: Uint8Array, from: number, at: number): number {
+  if (at < kept) {
+    const inHeld = held.subarray(0, kept).indexOf(LF, at);
+    if (inHeld >= 0) return inHeld;
+    at = kept;
+  }
+  const inChunk = chunk.indexOf(LF, from + at - kept);
+  return inChunk < 0 ? -1 : kept + inChunk - from;
 }

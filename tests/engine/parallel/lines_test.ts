@@ -37,3 +37,62 @@ Deno.test("a line that never ends trips the guard instead of growing without bou
   });
   assert.throws(() => s.push(bytes("y".repeat(200))), /no line break/);
 });
+
+/** The splitter's rule written plainly: every chunk appended to one buffer, each block cut from its front. */
+function referenceBlocks(chunks: Uint8Array[], blockSize: number): Uint8Array[] {
+  let buf = new Uint8Array(0);
+  const blocks: Uint8Array[] = [];
+  for (const chunk of chunks) {
+    const joined = new Uint8Array(buf.length + chunk.length);
+    joined.set(buf);
+    joined.set(chunk, buf.length);
+    buf = joined;
+    while (buf.length >= blockSize) {
+      let cut = buf.lastIndexOf(10, Math.min(buf.length, blockSize * 2) - 1);
+      if (cut < 0) cut = buf.indexOf(10, blockSize * 2);
+      if (cut < 0) break;
+      blocks.push(buf.slice(0, cut + 1));
+      buf = buf.slice(cut + 1);
+    }
+  }
+  if (buf.length > 0) blocks.push(buf);
+  return blocks;
+}
+
+Deno.test("the splitter cuts where appending every chunk to one buffer would (seeded lines and chunkings)", () => {
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  for (let round = 0; round < 200; round++) {
+    const blockSize = 8 + random(120);
+    // Lines from empty to several block sizes long, so cuts fall in the held bytes, the chunk and across.
+    const lines: string[] = [];
+    for (let i = random(60); i >= 0; i--) {
+      lines.push("z".repeat(random(3) === 0 ? random(blockSize * 3) : random(20)));
+    }
+    const all = bytes(lines.join("\n") + (random(2) === 0 ? "\n" : ""));
+    const chunks: Uint8Array[] = [];
+    for (let at = 0; at < all.length;) {
+      const size = 1 + random(random(2) === 0 ? blockSize * 3 : 16);
+      chunks.push(all.slice(at, at + size));
+      at += size;
+    }
+    const s = new BlockSplitter(blockSize, 1 << 20, () => {
+      throw new Error("too long");
+    });
+    const blocks = chunks.flatMap((chunk) => s.push(chunk));
+    const rest = s.finish();
+    if (rest) blocks.push(rest);
+    assert.deepEqual(blocks, referenceBlocks(chunks, blockSize), `round ${round}, block size ${blockSize}`);
+  }
+});
+
+Deno.test("the guard allows exactly maxLineBytes without a line break, held back over several chunks", () => {
+  const s = new BlockSplitter(16, 64, () => {
+    throw new Error("no line break");
+  });
+  for (let i = 0; i < 8; i++) assert.deepEqual(s.push(bytes("y".repeat(8))), []);
+  assert.throws(() => s.push(bytes("y")), /no line break/);
+});
