@@ -104,17 +104,16 @@ export class BlockSplitter {
         break;
       }
       const size = cut + 1;
-      const block = this.#alloc(size);
       if (size <= kept) {
         // Only when bytes were held back without a line end in reach (a long line): rare.
-        block.set(held.data.subarray(0, size));
-        held.dropFront(size);
-      } else {
-        block.set(held.data.subarray(0, kept));
-        block.set(chunk.subarray(from, from + size - kept), kept);
-        from += size - kept;
-        held.length = 0;
+        out.push(this.#takeHeld(size));
+        continue;
       }
+      const block = this.#alloc(size);
+      block.set(held.data.subarray(0, kept));
+      block.set(chunk.subarray(from, from + size - kept), kept);
+      from += size - kept;
+      held.length = 0;
       out.push(block);
     }
     if (from < chunk.length) held.append(chunk.subarray(from));
@@ -123,12 +122,15 @@ export class BlockSplitter {
 
   /** The rest (may lack a final `\n`), or null when nothing is left. */
   finish(): Uint8Array | null {
-    const held = this.#held;
-    if (held.length === 0) return null;
-    const rest = this.#alloc(held.length);
-    rest.set(held.data.subarray(0, held.length));
-    held.length = 0;
-    return rest;
+    return this.#held.length === 0 ? null : this.#takeHeld(this.#held.length);
+  }
+
+  /** The first `size` held bytes as a block of their own, dropped from the held bytes. */
+  #takeHeld(size: number): Uint8Array {
+    const block = this.#alloc(size);
+    block.set(this.#held.data.subarray(0, size));
+    this.#held.dropFront(size);
+    return block;
   }
 }
 
