@@ -359,24 +359,3 @@ function batchResultsFull(chars: number, wanted = 0): ExprError {
       "; send fewer expressions per request",
   );
 }
-
-/**
- * Read a `headers`/`fields` tool argument: an array of strings, or (legacy) a JSON-encoded array string.
- * `undefined`/`null` mean "no row". Throws a `TypeError` with bxp-mcp's wording otherwise.
- */
-export function rowArgument(value: unknown, name: "headers" | "fields"): string[] | null {
-  if (value === undefined || value === null) return null;
-  let v = value;
-  if (typeof v === "string") {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      throw new TypeError(`'headers' and 'fields' must be arrays of strings, e.g. ["Date","Price"]`);
-    }
-  }
-  if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v as string[];
-  if (typeof value === "string") {
-    throw new TypeError(`'headers' and 'fields' must be arrays of strings, e.g. ["Date","Price"]`);
-  }
-  throw new TypeError(`'${name}' must be an array of strings, e.g. ["Date","Price"]`);
-}

@@ -33,10 +33,10 @@ export {
   MAX_BATCH_RESULT_CHARS,
   MAX_BATCH_WORK,
   MAX_TRACE_CHARS,
-  rowArgument,
   type TraceResult,
   validateExprJson,
 } from "./eval.ts";
+export { rowArgument } from "./row_argument.ts";
 export {
   fetchTemplate,
   listTemplates,

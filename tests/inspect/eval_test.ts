@@ -7,9 +7,9 @@ import {
   MAX_BATCH_RESULT_CHARS,
   MAX_BATCH_WORK,
   MAX_TRACE_CHARS,
-  rowArgument,
   validateExprJson,
 } from "../../src/inspect/eval.ts";
+import { rowArgument } from "../../src/inspect/row_argument.ts";
 import { zigJsonString } from "../../src/config/emit.ts";
 import { annotateConfig } from "../../src/inspect/mod.ts";
 

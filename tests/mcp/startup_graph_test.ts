@@ -33,9 +33,33 @@ Deno.test("bxp-mcp's main thread loads neither the tools nor the core (the sessi
     !mainGraph.some((m) => m.startsWith("src/mcp/simulate/bxp_cli")),
     "main.ts loads the bxp-cli runner",
   );
-  for (
-    const needed of ["src/mcp/session.ts", "src/mcp/help.ts", "src/mcp/tools/catalog.ts", "src/lang/mod.ts"]
-  ) {
+  for (const needed of ["src/mcp/session.ts", "src/mcp/help.ts", "src/mcp/tools/catalog.ts"]) {
     assert.ok(workerGraph.includes(needed), `the session worker no longer loads ${needed}`);
   }
+});
+
+Deno.test("the session worker answers its handshake without the language: the tools load it on first need", async () => {
+  const workerGraph = await staticGraph("src/mcp/server_worker.ts");
+  // The language and what is built on it were about half of a cold start's modules (144 of them).
+  const core = workerGraph.filter((m) =>
+    /^src\/(lang|engine|draft|templates)\//.test(m) || m === "src/inspect/mod.ts" ||
+    m === "src/inspect/eval.ts" || m === "src/inspect/annotate.ts" || m === "src/config/validate.ts" ||
+    m === "src/mcp/tools/tool_core.ts" || m === "src/mcp/tools/eval_jobs.ts" || m.startsWith("npm:")
+  );
+  assert.deepEqual(core, [], `the session worker loads at startup: ${core.join(", ")}`);
+  assert.ok(workerGraph.length <= 80, `the session worker loads ${workerGraph.length} modules at startup`);
+  // Moved, not dropped: the module the tools load on first need reaches the language and the library.
+  const toolCore = await staticGraph("src/mcp/tools/tool_core.ts");
+  for (
+    const needed of [
+      "src/lang/mod.ts",
+      "src/inspect/annotate.ts",
+      "src/templates/mod.ts",
+      "src/draft/draft.ts",
+    ]
+  ) {
+    assert.ok(toolCore.includes(needed), `the tool core no longer loads ${needed}`);
+  }
+  const loader = await Deno.readTextFile(new URL("../../src/mcp/tools/core_loader.ts", import.meta.url));
+  assert.match(loader, /import\("\.\/tool_core\.ts"\)/, "the loader no longer imports the tool core");
 });

@@ -14,7 +14,7 @@
 
 import { join } from "node:path";
 import { getMember, parseJson5 } from "../../config/json5.ts";
-import { templateIo } from "../../inspect/mod.ts";
+import { templateIo } from "../../inspect/templates.ts";
 import { type ResourceLink, toCallToolResult, type ToolCall, type ToolResult } from "../protocol/mod.ts";
 import {
   childEnvironment,

@@ -10,9 +10,9 @@
  */
 
 import { basename } from "node:path";
-import { draftConfig } from "../../draft/draft.ts";
 import { parseEncoding } from "../../formats/encoding.ts";
 import { stringArg } from "./args.ts";
+import { loadedToolCore, loadToolCore } from "./core_loader.ts";
 import { answerSchema, objectSchema, stringProp } from "./schemas.ts";
 import { type BxpTool, CSV_PATH_MAX_BYTES, isResult, READ_ONLY, readUnderRoot } from "./tool_kit.ts";
 
@@ -107,7 +107,8 @@ export const DRAFT_TEMPLATE_TOOL: BxpTool = {
     if (head.startsWith("[") || head.startsWith("{")) {
       return call.fail("the sample looks like JSON; bxp_draft_template drafts configs for CSV exports only");
     }
-    const draft = draftConfig(bytes, {
+    const core = loadedToolCore() ?? await loadToolCore();
+    const draft = core.draftConfig(bytes, {
       sampleName: name,
       ...(templateId === null ? {} : { templateId }),
       ...(encoding === null ? {} : { encoding }),

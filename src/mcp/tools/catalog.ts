@@ -12,15 +12,15 @@
  * @module
  */
 
-import { fetchTemplate, listTemplates } from "../../inspect/mod.ts";
+import { fetchTemplate, listTemplates } from "../../inspect/templates.ts";
 import type { McpServer, ToolResult } from "../protocol/mod.ts";
 import { batchRequest, stringArg, type ToolArgs } from "./args.ts";
 import { checkArguments } from "./arg_check.ts";
 import { answerBytes, budgetOf, overBudget, withMaxBytes } from "./budget.ts";
-import { docsAnswer } from "./docs_filter.ts";
 import type { EvalJob } from "./eval_jobs.ts";
 import { directSpec, resultJson } from "./eval_answer.ts";
 import { EVAL_TIME_LIMIT_MS, sharedEvalPool } from "./eval_pool.ts";
+import { loadedToolCore, loadToolCore } from "./core_loader.ts";
 import {
   BATCH_SCHEMA,
   DOCS_SECTIONS,
@@ -35,7 +35,6 @@ import {
   VALIDATE_SCHEMA,
 } from "./schemas.ts";
 import { SIMULATE_TOOL } from "./simulate_tool.ts";
-import { builtinLibrary, fetchLibraryAnswer, findTemplate, listLibraryJson } from "../../templates/mod.ts";
 import { WRITE_TOOL } from "./write_tool.ts";
 import { DISCOVERY_TOOLS } from "./discovery_tools.ts";
 import { AUTHORING_TOOLS } from "./authoring_tools.ts";
@@ -281,8 +280,9 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     allowStructured: false,
     annotations: READ_ONLY,
     narrowHint: "ask for one section or one name",
-    run(args, call) {
-      const answer = docsAnswer({
+    async run(args, call) {
+      const core = loadedToolCore() ?? await loadToolCore();
+      const answer = core.docsAnswer({
         section: typeof args?.section === "string" ? args.section : undefined,
         name: typeof args?.name === "string" ? args.name : undefined,
       });
@@ -301,7 +301,10 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     allowStructured: true,
     annotations: READ_ONLY,
     async run(args, call, context) {
-      if (noConfigGiven(args)) return text(listLibraryJson(builtinLibrary()));
+      if (noConfigGiven(args)) {
+        const core = loadedToolCore() ?? await loadToolCore();
+        return text(core.listLibraryJson(core.builtinLibrary()));
+      }
       const config = await configText(args, call, context);
       if (isResult(config)) return config;
       return text(listTemplates(config.text));
@@ -327,8 +330,9 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       if (noConfigGiven(args)) {
         const id = required(args, call, "template");
         if (typeof id !== "string") return id;
-        const library = builtinLibrary();
-        return text(findTemplate(library, id)?.text ?? fetchLibraryAnswer(library, id));
+        const core = loadedToolCore() ?? await loadToolCore();
+        const library = core.builtinLibrary();
+        return text(core.findTemplate(library, id)?.text ?? core.fetchLibraryAnswer(library, id));
       }
       const config = await configText(args, call, context);
       if (isResult(config)) return config;
@@ -364,6 +368,11 @@ export function registerBxpTools(
   // The pool starts its workers on the first job too costly to answer inline (most sessions never have
   // one): started with the session, they cost every bxp-mcp process about 40 MB and some startup CPU.
   const bound: ToolContext = { ...context, evalPool: context.evalPool ?? sharedEvalPool() };
+  // The handshake is over and a model's first call is seconds away: load the tool core now, so that
+  // call does not wait for it. A failed load is reported by the call that needs the core.
+  server.onNotification("notifications/initialized", () => {
+    loadToolCore().catch(() => {});
+  });
   for (const tool of tools) {
     if (tool.requiresWrite && !context.allowWrite) continue;
     const inputSchema = listedInputSchema(tool);

@@ -23,8 +23,8 @@
  * @module
  */
 
-import { type EvalJob, type EvalOutcome, runEvalJob } from "./eval_jobs.ts";
-import { runInline } from "./inline_jobs.ts";
+import type { EvalJob, EvalOutcome } from "./eval_jobs.ts";
+import { loadedToolCore, loadToolCore, type ToolCore } from "./core_loader.ts";
 import type { DirectSpec } from "./eval_answer.ts";
 import { unlockOutput } from "../protocol/output_lock.ts";
 import { logToStderr } from "../stderr_log.ts";
@@ -191,12 +191,15 @@ export class EvalPool {
    */
   run(job: EvalJob, signal: AbortSignal, direct?: DirectRequest): Promise<EvalResult> {
     if (signal.aborted) return Promise.resolve({ stopped: "aborted", detail: "cancelled" });
+    // The jobs' code loads with the session's first need of it (see `core_loader.ts`).
+    const core = loadedToolCore();
+    if (core === null) return loadToolCore().then(() => this.run(job, signal, direct));
     if (this.#inline && !this.#disposed) {
-      const outcome = runInline(job);
+      const outcome = core.runInline(job);
       if (outcome !== null) return Promise.resolve(outcome);
     }
     this.warm();
-    if (this.#inThread || this.#disposed) return Promise.resolve(runHere(job));
+    if (this.#inThread || this.#disposed) return Promise.resolve(runHere(core, job));
     return new Promise((settle) => {
       const pending: Pending = { job, signal, direct, settle };
       let settled = false;
@@ -400,14 +403,17 @@ export class EvalPool {
     this.#inThread = true;
     this.#log(`${why}; evaluating on the session thread without a time limit`);
     for (const slot of this.#slots.splice(0)) this.#retire(slot, "crashed", why);
-    for (const pending of this.#queue.splice(0)) pending.settle(runHere(pending.job));
+    // Queued jobs came through run(), which loaded the core first; with none queued it may not be.
+    const core = loadedToolCore();
+    if (core === null) return;
+    for (const pending of this.#queue.splice(0)) pending.settle(runHere(core, pending.job));
   }
 }
 
 /** Run a job on this thread (the fallback when no worker can start). */
-function runHere(job: EvalJob): EvalOutcome | EvalStop {
+function runHere(core: ToolCore, job: EvalJob): EvalOutcome | EvalStop {
   try {
-    return runEvalJob(job);
+    return core.runEvalJob(job);
   } catch (error) {
     return { stopped: "crashed", detail: describe(error) };
   }

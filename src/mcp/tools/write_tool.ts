@@ -6,7 +6,6 @@
  * @module
  */
 
-import { annotateConfig } from "../../inspect/mod.ts";
 import {
   checkWriteTarget,
   CONFIG_WRITE_RULES,
@@ -17,6 +16,7 @@ import {
 import { displayPath, PROTECTED_FOLDERS } from "../security/paths.ts";
 import type { ToolCall, ToolResult } from "../protocol/mod.ts";
 import type { ToolArgs } from "./args.ts";
+import { loadedToolCore, loadToolCore } from "./core_loader.ts";
 import { objectSchema, stringProp } from "./schemas.ts";
 import { type BxpTool, text, WRITE_TOOL_NAME, writeRefusal, WRITES_DISABLED } from "./tool_kit.ts";
 
@@ -96,6 +96,7 @@ export const WRITE_TOOL: BxpTool = {
     if ("text" in checked) return checked;
     const { path, config, overwrite, createDirs } = checked;
     let shown = displayPath(path);
+    const core = loadedToolCore() ?? await loadToolCore();
     try {
       const target = await checkWriteTarget(root, path, CONFIG_WRITE_RULES);
       shown = displayPath(target.walked.relative);
@@ -107,7 +108,7 @@ export const WRITE_TOOL: BxpTool = {
           target.walked.relative,
         );
       }
-      const annotated = annotateConfig(config, target.walked.relative);
+      const annotated = core.annotateConfig(config, target.walked.relative);
       if (annotated.exitCode !== 0) {
         return {
           text: JSON.stringify({

@@ -1,0 +1,23 @@
+/**
+ * What the tool handlers call in the core beyond argument handling: the evaluation jobs, the annotated
+ * validation, the reference, the template library and the drafter. Together they pull in the expression
+ * language, about seventy modules, so no module a session loads at its start imports this one: it is
+ * loaded on first need (or when the client's handshake ends) through {@link loadToolCore}, and a session
+ * answers `initialize` and `tools/list` without it.
+ *
+ * @example
+ * ```ts
+ * import { loadToolCore } from "./core_loader.ts";
+ * const core = await loadToolCore();
+ * core.runInline({ kind: "eval", expr: "1 + 2", headers: null, fields: null })?.text; // '{"ok":true,"value":"3"}'
+ * ```
+ * @module
+ */
+
+export { runEvalJob } from "./eval_jobs.ts";
+export { runInline } from "./inline_jobs.ts";
+export { docsAnswer } from "./docs_filter.ts";
+export { annotateConfig } from "../../inspect/annotate.ts";
+export { builtinLibrary, fetchLibraryAnswer, findTemplate, listLibraryJson } from "../../templates/mod.ts";
+export { draftConfig } from "../../draft/draft.ts";
+export { sniffCsv } from "../../draft/sniff.ts";
