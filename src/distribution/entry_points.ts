@@ -27,8 +27,10 @@ export const ENTRY_MODULES: Readonly<Record<EntryPoint, string>> = {
  */
 export const ENTRY_INCLUDES: Readonly<Record<EntryPoint, readonly string[]>> = {
   "bxp-cli": ["src/engine/worker.ts"],
-  // The session worker, and the evaluation worker it starts for bxp_eval & co.
-  "bxp-mcp": ["src/mcp/server_worker.ts", "src/mcp/tools/eval_worker.ts"],
+  // The session worker, and the evaluation worker it starts for bxp_eval & co. The tool core, which the
+  // session imports on first need, is a literal dynamic import that deno compile follows; it is named
+  // here as well because every tool depends on it and no compile runs where the tests run.
+  "bxp-mcp": ["src/mcp/server_worker.ts", "src/mcp/tools/eval_worker.ts", "src/mcp/tools/tool_core.ts"],
 };
 
 /** The six `deno compile` targets, each built into `dist/<target>/`. */
