@@ -197,6 +197,7 @@ export class McpServer {
   readonly #providers: ResourceProvider[] = [];
   readonly #listeners = new Map<string, Set<NotificationListener>>();
   readonly #closeHooks: CloseHook[] = [];
+  readonly #initializeHooks: (() => void)[] = [];
   /** Handler work still running, including calls whose answer was given up (cancelled). */
   readonly #handlerWork = new Set<Promise<unknown>>();
   readonly #peer = new PeerRequests();
@@ -236,6 +237,15 @@ export class McpServer {
     if (set === undefined) this.#listeners.set(method, set = new Set());
     set.add(listener);
     return () => set.delete(listener);
+  }
+
+  /**
+   * Run `hook` after each `initialize` answer has been emitted: the place to start preparing what the first
+   * calls will need without delaying the handshake (a client may send its first call before, or without,
+   * `notifications/initialized`). A throwing hook is logged, never fatal.
+   */
+  afterInitialize(hook: () => void): void {
+    this.#initializeHooks.push(hook);
   }
 
   /** Run `hook` when the session ends ({@link McpServer.close}), after running calls were cancelled. */
@@ -511,6 +521,13 @@ export class McpServer {
     switch (method) {
       case "initialize":
         emit(resultResponse(id, this.#initialize(params)));
+        for (const hook of this.#initializeHooks) {
+          try {
+            hook();
+          } catch (error) {
+            this.#log(`an after-initialize hook failed: ${describeError(error)}`);
+          }
+        }
         return;
       case "ping":
         emit(resultResponse(id, {}));

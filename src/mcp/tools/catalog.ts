@@ -368,9 +368,9 @@ export function registerBxpTools(
   // The pool starts its workers on the first job too costly to answer inline (most sessions never have
   // one): started with the session, they cost every bxp-mcp process about 40 MB and some startup CPU.
   const bound: ToolContext = { ...context, evalPool: context.evalPool ?? sharedEvalPool() };
-  // The handshake is over and a model's first call is seconds away: load the tool core now, so that
-  // call does not wait for it. A failed load is reported by the call that needs the core.
-  server.onNotification("notifications/initialized", () => {
+  // The handshake is answered and a model's first call is usually seconds away: load the tool core now,
+  // so that call does not wait for it. A failed load is reported by the call that needs the core.
+  server.afterInitialize(() => {
     loadToolCore().catch(() => {});
   });
   for (const tool of tools) {

@@ -1,9 +1,8 @@
 /**
  * Loading the tool core (`tool_core.ts`: the language and what is built on it) once per thread, on first
  * need. A session's handshake does not wait for it: a cold start spends most of its time loading modules,
- * and the language is most of them. The server starts the load when the client's handshake ends
- * (`notifications/initialized`), seconds before a model's first call; a call that comes first waits for
- * the same load.
+ * and the language is most of them. The server starts the load once its `initialize` answer is out,
+ * usually seconds before a model's first call; a call that comes sooner waits for the same load.
  *
  * @example
  * ```ts

@@ -2,7 +2,7 @@
  * What the tool handlers call in the core beyond argument handling: the evaluation jobs, the annotated
  * validation, the reference, the template library and the drafter. Together they pull in the expression
  * language, about seventy modules, so no module a session loads at its start imports this one: it is
- * loaded on first need (or when the client's handshake ends) through `core_loader.ts`, and a session
+ * loaded on first need (or once `initialize` is answered) through `core_loader.ts`, and a session
  * answers `initialize` and `tools/list` without it.
  *
  * @example

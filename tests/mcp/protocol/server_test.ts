@@ -91,6 +91,28 @@ Deno.test("notifications/initialized gets no answer; with an id it is an invalid
   assert.equal(reply.error.code, -32600);
 });
 
+Deno.test("after-initialize hooks run once per initialize answer, after it is emitted; a throwing one is logged", async () => {
+  const logged: string[] = [];
+  const { server } = makeTestServer((message) => logged.push(message));
+  const out = collector();
+  const sentWhenCalled: number[] = [];
+  server.afterInitialize(() => sentWhenCalled.push(out.lines.length));
+  server.afterInitialize(() => {
+    throw new Error("warm-up failed");
+  });
+  await server.handleLine(request(1, "ping"), out.send);
+  await server.handleLine(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), out.send);
+  assert.deepEqual(sentWhenCalled, [], "neither a ping nor the notification runs the hooks");
+  await server.handleLine(request(2, "initialize", {}), out.send);
+  assert.deepEqual(sentWhenCalled, [2], "run once, with the initialize answer already sent");
+  assert.equal(out.messages()[1].id, 2);
+  assert.ok(logged.some((m) => m.includes("warm-up failed")), logged.join("\n"));
+  await server.handleLine(request(3, "ping"), out.send);
+  assert.deepEqual(out.messages()[2].result, {}, "the session goes on after a failed hook");
+  await server.handleLine(request(4, "initialize", {}), out.send);
+  assert.deepEqual(sentWhenCalled, [2, 4]);
+});
+
 Deno.test("ping answers {} before and after initialize", async () => {
   const { server } = makeTestServer();
   assert.deepEqual(await one(server, request("p", "ping")), { jsonrpc: "2.0", id: "p", result: {} });
