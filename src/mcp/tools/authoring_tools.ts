@@ -12,7 +12,7 @@
 import { basename } from "node:path";
 import { parseEncoding } from "../../formats/encoding.ts";
 import { stringArg } from "./args.ts";
-import { loadedToolCore, loadToolCore } from "./core_loader.ts";
+import { loadToolCore } from "./core_loader.ts";
 import { answerSchema, objectSchema, stringProp } from "./schemas.ts";
 import { type BxpTool, CSV_PATH_MAX_BYTES, isResult, READ_ONLY, readUnderRoot } from "./tool_kit.ts";
 
@@ -107,7 +107,7 @@ export const DRAFT_TEMPLATE_TOOL: BxpTool = {
     if (head.startsWith("[") || head.startsWith("{")) {
       return call.fail("the sample looks like JSON; bxp_draft_template drafts configs for CSV exports only");
     }
-    const core = loadedToolCore() ?? await loadToolCore();
+    const core = await loadToolCore();
     const draft = core.draftConfig(bytes, {
       sampleName: name,
       ...(templateId === null ? {} : { templateId }),

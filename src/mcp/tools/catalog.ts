@@ -20,7 +20,7 @@ import { answerBytes, budgetOf, overBudget, withMaxBytes } from "./budget.ts";
 import type { EvalJob } from "./eval_jobs.ts";
 import { directSpec, resultJson } from "./eval_answer.ts";
 import { EVAL_TIME_LIMIT_MS, sharedEvalPool } from "./eval_pool.ts";
-import { loadedToolCore, loadToolCore } from "./core_loader.ts";
+import { loadToolCore } from "./core_loader.ts";
 import {
   BATCH_SCHEMA,
   DOCS_SECTIONS,
@@ -281,7 +281,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     annotations: READ_ONLY,
     narrowHint: "ask for one section or one name",
     async run(args, call) {
-      const core = loadedToolCore() ?? await loadToolCore();
+      const core = await loadToolCore();
       const answer = core.docsAnswer({
         section: typeof args?.section === "string" ? args.section : undefined,
         name: typeof args?.name === "string" ? args.name : undefined,
@@ -302,7 +302,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     annotations: READ_ONLY,
     async run(args, call, context) {
       if (noConfigGiven(args)) {
-        const core = loadedToolCore() ?? await loadToolCore();
+        const core = await loadToolCore();
         return text(core.listLibraryJson(core.builtinLibrary()));
       }
       const config = await configText(args, call, context);
@@ -330,7 +330,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       if (noConfigGiven(args)) {
         const id = required(args, call, "template");
         if (typeof id !== "string") return id;
-        const core = loadedToolCore() ?? await loadToolCore();
+        const core = await loadToolCore();
         const library = core.builtinLibrary();
         return text(core.findTemplate(library, id)?.text ?? core.fetchLibraryAnswer(library, id));
       }

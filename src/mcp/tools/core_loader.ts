@@ -7,7 +7,7 @@
  * @example
  * ```ts
  * import { loadedToolCore, loadToolCore } from "./core_loader.ts";
- * const core = loadedToolCore() ?? await loadToolCore();
+ * const core = await loadToolCore();
  * core.docsAnswer({ name: "UPPER" }).text !== undefined; // true
  * ```
  * @module

@@ -18,7 +18,7 @@ import { MAX_DEPTH, MAX_VISITED, walkTree } from "../security/tree_walk.ts";
 import type { ToolCall, ToolResult } from "../protocol/mod.ts";
 import type { ToolArgs } from "./args.ts";
 import { compileGlob, GlobError, MAX_GLOB_LENGTH } from "./glob.ts";
-import { loadedToolCore, loadToolCore } from "./core_loader.ts";
+import { loadToolCore } from "./core_loader.ts";
 import { answerSchema, integerProp, objectSchema, stringProp } from "./schemas.ts";
 import { type BxpTool, isResult, READ_ONLY, readUnderRoot } from "./tool_kit.ts";
 
@@ -287,7 +287,7 @@ export const PEEK_CSV_TOOL: BxpTool = {
       (root) => root.readHead(path, { maxBytes: PEEK_BYTES, what: "CSV" }),
     );
     if (isResult(read)) return read;
-    const core = loadedToolCore() ?? await loadToolCore();
+    const core = await loadToolCore();
     const s = core.sniffCsv(read.bytes, {
       maxRecords: rows,
       maxBytes: PEEK_BYTES,

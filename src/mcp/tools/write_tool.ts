@@ -16,7 +16,7 @@ import {
 import { displayPath, PROTECTED_FOLDERS } from "../security/paths.ts";
 import type { ToolCall, ToolResult } from "../protocol/mod.ts";
 import type { ToolArgs } from "./args.ts";
-import { loadedToolCore, loadToolCore } from "./core_loader.ts";
+import { loadToolCore } from "./core_loader.ts";
 import { objectSchema, stringProp } from "./schemas.ts";
 import { type BxpTool, text, WRITE_TOOL_NAME, writeRefusal, WRITES_DISABLED } from "./tool_kit.ts";
 
@@ -96,7 +96,7 @@ export const WRITE_TOOL: BxpTool = {
     if ("text" in checked) return checked;
     const { path, config, overwrite, createDirs } = checked;
     let shown = displayPath(path);
-    const core = loadedToolCore() ?? await loadToolCore();
+    const core = await loadToolCore();
     try {
       const target = await checkWriteTarget(root, path, CONFIG_WRITE_RULES);
       shown = displayPath(target.walked.relative);
