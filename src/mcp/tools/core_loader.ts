@@ -7,7 +7,7 @@
  * @example
  * ```ts
  * import { loadedToolCore, loadToolCore } from "./core_loader.ts";
- * const core = await loadToolCore();
+ * const core = loadedToolCore() ?? await loadToolCore(); // no await once it has loaded
  * core.docsAnswer({ name: "UPPER" }).text !== undefined; // true
  * ```
  * @module
