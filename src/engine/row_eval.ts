@@ -105,6 +105,9 @@ export class RowEvaluator {
   /** Indexes of the input vars that may be copied (copy column >= 0), and of the others. */
   readonly #copyVars: Int32Array = new Int32Array(0);
   readonly #otherVars: Int32Array = new Int32Array(0);
+  /** Per entry of `#copyVars`: its column and its slot (read once per copy var of every row). */
+  readonly #copyVarColumn: Int32Array = new Int32Array(0);
+  readonly #copyVarSlot: Int32Array = new Int32Array(0);
   /** Per slot: where the value sits in the record's text when copied (start -1: it is the string). */
   readonly #baseStart: Int32Array;
   readonly #baseEnd: Int32Array;
@@ -164,6 +167,8 @@ export class RowEvaluator {
     const indexes = plan.inputVars.map((_, k) => k);
     this.#copyVars = Int32Array.from(indexes.filter((k) => this.#copyColumn![k] >= 0));
     this.#otherVars = Int32Array.from(indexes.filter((k) => this.#copyColumn![k] < 0));
+    this.#copyVarColumn = Int32Array.from(this.#copyVars, (k) => this.#copyColumn![k]);
+    this.#copyVarSlot = Int32Array.from(this.#copyVars, (k) => plan.inputVars[k].slot);
     if (t.fileTypeOut === "json") {
       this.#copyRules = jsonVerbatimRules(t.csvDecimalSeparatorIn);
       // JSON escapes `"`, `\\` and control characters wherever they are (the input delimiter in a quoted
@@ -382,8 +387,9 @@ export class RowEvaluator {
     locator: number,
     skip: ReadonlySet<string> | null,
   ): void {
-    const copyColumn = this.#copyColumn!;
     const copyVars = this.#copyVars;
+    const copyVarColumn = this.#copyVarColumn;
+    const copyVarSlot = this.#copyVarSlot;
     const rules = this.#copyRules!;
     const start = this.#baseStart;
     const end = this.#baseEnd;
@@ -394,18 +400,18 @@ export class RowEvaluator {
     const clean = raw.count > 0 && this.#lineClean(raw);
     // Quoted fields of an ASCII line: each field is checked for the characters, not scanned.
     const quotedAscii = !clean && raw.ascii && raw.quoted;
-    start.fill(-1);
     const base = this.#base;
     const ctx = this.#ctx;
     const vars = this.#plan.inputVars;
     // Every slot a copy var owns is written here (it owns it alone), so `#base` needs no reset: the other
-    // vars write theirs below, and slots no input var writes stay "".
+    // vars write theirs below, and slots no input var writes stay "". Only these slots ever get a start
+    // (`#baseStart` of every other slot stays -1), so each is set either way and nothing else is reset.
     for (let i = 0; i < copyVars.length; i++) {
-      const k = copyVars[i];
-      const col = copyColumn[k];
-      const v = vars[k];
-      if (col >= width || (skip !== null && skip.has(v.name))) {
-        base[v.slot] = ""; // a field past the record's end reads "", as a skipped var is
+      const col = copyVarColumn[i];
+      const slot = copyVarSlot[i];
+      if (col >= width || (skip !== null && skip.has(vars[copyVars[i]].name))) {
+        start[slot] = -1;
+        base[slot] = ""; // a field past the record's end reads "", as a skipped var is
         continue;
       }
       const a = bounds[2 * col];
@@ -415,14 +421,15 @@ export class RowEvaluator {
           ? verbatimSafeInCleanLine(text, a, b, rules)
           : verbatimSafe(text, a, b, rules)
       ) {
-        start[v.slot] = a;
-        end[v.slot] = b;
-        base[v.slot] = "";
+        start[slot] = a;
+        end[slot] = b;
+        base[slot] = "";
         copied = true;
       } else {
+        start[slot] = -1;
         if (fields[col] === "" && b > a) fields[col] = text.substring(a, b);
         // A bare column reference cannot fail (a field is at most 10 MiB, far below the work budget).
-        base[v.slot] = v.expr.evaluate(ctx);
+        base[slot] = vars[copyVars[i]].expr.evaluate(ctx);
       }
     }
     this.#copied = copied;
@@ -482,14 +489,15 @@ export class RowEvaluator {
   #write(merged: readonly string[], starts: Int32Array, ends: Int32Array, recordNum: number): void {
     const slots = this.#plan.outputSlots;
     const values = this.#values;
-    for (let i = 0; i < slots.length; i++) values[i] = merged[slots[i]];
     if (this.#copied) {
       // Copied slots hold "" in `merged`; the writer takes their text from the record.
       const start = this.#outStart;
       const end = this.#outEnd;
       for (let i = 0; i < slots.length; i++) {
-        start[i] = starts[slots[i]];
-        end[i] = ends[slots[i]];
+        const slot = slots[i];
+        values[i] = merged[slot];
+        start[i] = starts[slot];
+        end[i] = ends[slot];
       }
       if (this.#unfilled > 0) this.#markFilled(values, start, end);
       // Copied values hold no delimiter or line break, so the bare-delimiter check may skip them ("").
@@ -500,6 +508,7 @@ export class RowEvaluator {
       this.#sinks.combined?.writeRowRaw?.(values, start, end, this.#rawSource);
       return;
     }
+    for (let i = 0; i < slots.length; i++) values[i] = merged[slots[i]];
     if (this.#unfilled > 0) this.#markFilled(values, null, null);
     const check = this.#bareDelimiter !== null && this.tally.unquoted === null;
     if (check && !this.#writerFindsBare) this.#checkBare(values, recordNum);
