@@ -424,6 +424,8 @@ export class CsvParser {
     // rest of the block (keeps the whole scan linear).
     let nextDelim = -1;
     let nextQuote = quote === "" ? NOT_FOUND : -1;
+    // Likewise the next space: trimming looks at each field's ends only on a line that holds one.
+    let nextSpace = trim ? -1 : NOT_FOUND;
     let line = this.#line;
     let pos = 0;
     let bytePos = start;
@@ -439,10 +441,15 @@ export class CsvParser {
           const found = text.indexOf(quote, pos);
           nextQuote = found === -1 ? NOT_FOUND : found;
         }
+        if (nextSpace < pos) {
+          const found = text.indexOf(" ", pos);
+          nextSpace = found === -1 ? NOT_FOUND : found;
+        }
+        const trimLine = nextSpace < lineEnd;
         let fields: string[];
         if (nextQuote >= lineEnd && this.#lazy !== null) {
           this.lastRecordUnbalanced = false;
-          fields = this.#lazyFields(text, pos, lineEnd, nextDelim);
+          fields = this.#lazyFields(text, pos, lineEnd, nextDelim, trimLine);
           nextDelim = this.#nextDelim;
         } else if (nextQuote >= lineEnd) {
           this.lastRecordUnbalanced = false;
@@ -456,7 +463,7 @@ export class CsvParser {
             const stop = nextDelim < lineEnd ? nextDelim : lineEnd;
             let a = p;
             let b = stop;
-            if (trim) {
+            if (trimLine) {
               while (a < b && text.charCodeAt(a) === SPACE) a++;
               while (b > a && text.charCodeAt(b - 1) === SPACE) b--;
             }
@@ -483,13 +490,15 @@ export class CsvParser {
   /** Delimiter search state handed back by {@link CsvParser.#lazyFields}. */
   #nextDelim = -1;
 
-  /** Splits an unquoted line in lazy mode: bounds for every field, strings for the wanted ones. */
-  #lazyFields(text: string, start: number, lineEnd: number, nextDelim: number): string[] {
+  /**
+   * Splits an unquoted line in lazy mode: bounds for every field, strings for the wanted ones. `trim`: the
+   * dialect trims and the line holds a space.
+   */
+  #lazyFields(text: string, start: number, lineEnd: number, nextDelim: number, trim: boolean): string[] {
     const raw = this.raw!;
     const fields = this.#lazyRow;
     const delimiter = this.#delimiter;
     const wanted = this.#lazy!;
-    const trim = this.#trim;
     // The field loop of #putField, with its lookups hoisted: this runs once per field of every row.
     let bounds = raw.bounds;
     let k = 0;

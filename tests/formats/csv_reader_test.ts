@@ -466,3 +466,40 @@ Deno.test("lazy records on ASCII lines carry the bytes their text came from, in 
     else assert.ok(withoutBytes >= 1, `chunk ${chunk}: the run holding the non-ASCII line has no bytes`);
   }
 });
+
+Deno.test("trimming: fields lose their outer spaces on lines with spaces, whatever lines without come between", () => {
+  // The splitter looks for each line's spaces once and trims only a line holding one: the result must be
+  // a plain split-and-trim of every line, in both modes and any chunking.
+  let seed = 11;
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const pieces = ["a", "b", " ", "  ", ",", "7", "x y"];
+  for (let round = 0; round < 300; round++) {
+    const lines: string[] = [];
+    for (let line = 1 + rnd(6); line > 0; line--) {
+      let text = "k";
+      for (let k = rnd(10); k > 0; k--) text += pieces[rnd(pieces.length)];
+      lines.push(text);
+    }
+    const expected = lines.map((l) => l.split(",").map((f) => f.replace(/^ +| +$/g, "")));
+    const bytes = new TextEncoder().encode(lines.join("\n") + "\n");
+    const chunk = 1 + rnd(bytes.length);
+    for (const lazy of [false, true]) {
+      const seen: string[][] = [];
+      const parser: CsvParser = new CsvParser(DOUBLE, (fields) => {
+        const raw = parser.raw;
+        seen.push(
+          raw === null
+            ? [...fields]
+            : fields.map((_f, i) => raw.text.substring(raw.bounds[2 * i], raw.bounds[2 * i + 1])),
+        );
+      }, lazy ? { lazyFields: new Uint8Array(2) } : {});
+      for (let at = 0; at < bytes.length; at += chunk) parser.push(bytes.subarray(at, at + chunk));
+      parser.finish();
+      assert.deepEqual(
+        seen,
+        expected,
+        `${lazy ? "lazy" : "general"}, chunk ${chunk}: ${JSON.stringify(lines)}`,
+      );
+    }
+  }
+});
