@@ -126,6 +126,12 @@ interface OutputRules {
   decimalSeparator: string;
   /** Matches any character that sends a value down the slow path (delimiter, quote, CR, LF). */
   special: RegExp;
+  /**
+   * The same characters as a table of ASCII codes (1: special), for writers that copy a value and look at
+   * its characters in one loop; null when a `.` may be rewritten (the decimal separator), which that loop
+   * does not do.
+   */
+  plainAscii: Uint8Array | null;
 }
 
 const escapeForClass = (c: string) => c.replace(/[\\\]^-]/g, "\\$&");
@@ -139,7 +145,18 @@ function resolveRules(dialect: CsvOutputDialect): OutputRules {
     quote,
     decimalSeparator,
     special: new RegExp(`[${escapeForClass(delimiter)}${escapeForClass(quote)}\r\n]`),
+    plainAscii: decimalSeparator === "." ? specialAsciiTable(delimiter + quote + "\r\n") : null,
   };
+}
+
+/** A table of 128 flags, 1 for each ASCII character of `chars` (others cannot occur in an ASCII value). */
+function specialAsciiTable(chars: string): Uint8Array {
+  const table = new Uint8Array(0x80);
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars.charCodeAt(i);
+    if (c < 0x80) table[c] = 1;
+  }
+  return table;
 }
 
 /** First characters that may open a spreadsheet formula (`=`, TAB, CR, `+`, `-`, `@`). */
@@ -281,6 +298,7 @@ export class CsvWriter {
     this.specialColumn = -1;
     for (let i = 0; i < values.length; i++) {
       if (i > 0) this.#putDelimiter();
+      if (this.#putPlain(values[i])) continue;
       this.#put(applyRules(values[i], rules));
       if (lastSpecial && this.specialColumn < 0) this.specialColumn = i;
     }
@@ -302,6 +320,7 @@ export class CsvWriter {
       if (i > 0) this.#putDelimiter();
       const a = starts[i];
       if (a < 0) {
+        if (this.#putPlain(values[i])) continue;
         this.#put(applyRules(values[i], rules));
         if (lastSpecial && this.specialColumn < 0) this.specialColumn = i;
         continue;
@@ -419,6 +438,31 @@ export class CsvWriter {
     this.#buffer.set(d, this.#pos);
     this.#pos += d.length;
     this.bytesWritten += d.length;
+  }
+
+  /**
+   * Writes a value no output rule changes, in one loop that copies its characters and looks at each: ASCII,
+   * none of the special characters, no formula-like first character. Returns false, having written
+   * nothing, for any other value (the caller then applies the rules), which spares the common value the
+   * special-character search of {@link applyRules} before its copy.
+   */
+  #putPlain(value: string): boolean {
+    const special = this.#rules.plainAscii;
+    const n = value.length;
+    if (special === null || n === 0 || n > this.#size) return n === 0;
+    if (mayLookLikeFormula(value.charCodeAt(0))) return false;
+    if (this.#buffer.length - this.#pos < n) this.#makeRoom(n);
+    const buf = this.#buffer;
+    const start = this.#pos;
+    let pos = start;
+    for (let i = 0; i < n; i++) {
+      const c = value.charCodeAt(i);
+      if (c >= 0x80 || special[c] === 1) return false; // the bytes past #pos are not kept
+      buf[pos++] = c;
+    }
+    this.#pos = pos;
+    this.bytesWritten += n;
+    return true;
   }
 
   /** Encodes `text` into the buffer: ASCII by a copy loop, the first other character onwards by the encoder. */

@@ -229,12 +229,37 @@ Deno.test("reuse: a chunk given back after its write holds the next rows; other 
 });
 
 Deno.test("rows written byte by byte equal formatCsvRow encoded, for any buffer size and value length", () => {
-  const pieces = ["a", "é", "€", "😀", ",", '"', "\n", "\r", "=", "-", "1.50", " ", "x".repeat(700)];
+  const pieces = [
+    "a",
+    "é",
+    "€",
+    "😀",
+    ",",
+    ";",
+    "\t",
+    "|",
+    '"',
+    "'",
+    "\n",
+    "\r",
+    "=",
+    "-",
+    "1.50",
+    " ",
+    "x".repeat(700),
+  ];
   let seed = 11;
   const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const delimiters = [",", ";", "\t", "|"];
   for (const encoding of ["utf-8", "windows-1252"]) {
-    for (const bufferSize of [1024, 4096, 65536]) {
-      const d: CsvOutputDialect = { ...DOUBLE, encoding, quote: rnd(2) ? "double" : "none" };
+    for (const bufferSize of [1024, 4096, 65536, 1024, 4096, 65536]) {
+      const d: CsvOutputDialect = {
+        ...DOUBLE,
+        encoding,
+        delimiter: delimiters[rnd(delimiters.length)],
+        quote: (["double", "single", "none"] as const)[rnd(3)],
+        decimalSeparator: rnd(3) === 0 ? "," : ".",
+      };
       const rows: string[][] = [];
       for (let r = 0; r < 60; r++) {
         const row: string[] = [];
