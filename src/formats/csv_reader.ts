@@ -153,7 +153,12 @@ export function requireDelimiter(delimiter: string): string {
 const LF = 10;
 const CR = 13;
 const SPACE = 32;
-const NOT_FOUND = Number.MAX_SAFE_INTEGER;
+/**
+ * "No further occurrence": past any position of a JavaScript string (V8 caps their length below 2^29), and a
+ * small integer, so the cached positions compared per field stay integers to the optimising compiler (a
+ * double there made every comparison of the splitter a floating-point one).
+ */
+const NOT_FOUND = 0x3fffffff;
 
 function sliceTrimmed(text: string, start: number, end: number): string {
   while (start < end && text.charCodeAt(start) === SPACE) start++;

@@ -15,7 +15,8 @@
  * @module
  */
 
-const NONE = Number.MAX_SAFE_INTEGER;
+/** Past any string position (V8 caps string length below 2^29), and a small integer: see csv_reader.ts. */
+const NONE = 0x3fffffff;
 
 /** Answers {@link CharFinder.noneIn} for a fixed set of characters over one text at a time. */
 export class CharFinder {
