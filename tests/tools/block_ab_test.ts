@@ -22,6 +22,22 @@ Deno.test("bench:ab: one checkout against itself writes the same bytes and times
   assert.match(r.stdout, /^\d+ blocks of g1-r3000-c16-w20-s42 \(3expr\), 2 rounds, same output bytes$/m);
   assert.match(r.stdout, /^old .*: \d+\.\d\d ms\/MB$/m);
   assert.match(r.stdout, /^new\/old: median \d+\.\d{3}, rounds \d+\.\d{3} \d+\.\d{3}$/m);
+  const quoted = await blockAb([
+    "--old",
+    repo,
+    "--rows",
+    "3000",
+    "--rounds",
+    "1",
+    "--quoted",
+    "--mode",
+    "json",
+  ]);
+  assert.equal(quoted.code, 0, quoted.stderr);
+  assert.match(
+    quoted.stdout,
+    /^\d+ blocks of g1-r3000-c16-w20-s42-q \(json\), 1 rounds, same output bytes$/m,
+  );
 });
 
 Deno.test("bench:ab: without --old, or with a mode it does not know, it prints its usage", async () => {

@@ -1,6 +1,7 @@
 /**
- * `deno task bench:ab --old <checkout> [--new <checkout>] [--mode 3expr] [--rows 200000] [--rounds 6]`:
- * compares the block evaluation of two checkouts of this repo in one process, on the bench workload.
+ * `deno task bench:ab --old <checkout> [--new <checkout>] [--mode 3expr] [--rows 200000] [--rounds 6]
+ * [--quoted]`: compares the block evaluation of two checkouts of this repo in one process, on the bench
+ * workload (`--quoted`: every field between double quotes, as the `-quoted` bench points read it).
  *
  * Whole runs of bxp-cli cannot tell a change of a few percent on a shared VM: the same run drifts by 1.5-2x
  * within an hour. Here both checkouts' `BlockSession`s (the code a worker runs per 512 KiB block) are loaded
@@ -23,6 +24,7 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { BENCH_MODES, type BenchMode } from "./config.ts";
 import { prepareInput } from "./files.ts";
+import { FIXED_COLUMNS } from "./workload.ts";
 
 /** What one checkout contributes: its block session class and the bench template as it loads it. */
 interface Side {
@@ -102,6 +104,7 @@ async function main(): Promise<number> {
       mode: { type: "string", default: "3expr" },
       rows: { type: "string", default: "200000" },
       rounds: { type: "string", default: "6" },
+      quoted: { type: "boolean", default: false },
     },
   });
   const mode = values.mode as BenchMode;
@@ -113,15 +116,23 @@ async function main(): Promise<number> {
   ) {
     console.error(
       `usage: deno task bench:ab --old <checkout> [--new <checkout>] [--mode ${BENCH_MODES.join("|")}] ` +
-        "[--rows N] [--rounds N]",
+        "[--rows N] [--rounds N] [--quoted]",
     );
     return 2;
   }
-  const input = await prepareInput(`${REPO}/.bench/data`, { rows, cols: 16 });
+  const input = await prepareInput(`${REPO}/.bench/data`, { rows, cols: 16, quoted: values.quoted });
   const file = await Deno.readFile(input.inputPath);
   const configText = await Deno.readTextFile(input.configPath[mode]);
   const headerEnd = file.indexOf(10) + 1;
-  const columnNames = new TextDecoder().decode(file.subarray(0, headerEnd - 1)).split(",");
+  // The generated header holds plain names, each between quotes in the quoted workload.
+  const columnNames = new TextDecoder().decode(file.subarray(0, headerEnd - 1)).split(",")
+    .map((name) => name.replace(/^"(.*)"$/, "$1"));
+  // Columns the config reads but the header lacks would read "" on both sides and still compare equal.
+  const missing = FIXED_COLUMNS.filter((name) => !columnNames.includes(name));
+  if (missing.length > 0) {
+    console.error(`${input.inputPath}: the header lacks ${missing.join(", ")}`);
+    return 1;
+  }
   const sides = [
     await loadSide(resolve(values.old), configText, columnNames),
     await loadSide(resolve(values.new!), configText, columnNames),
