@@ -4,10 +4,10 @@ import { REPO_ROOT } from "../_support/processes.ts";
 
 const repo = fileURLToPath(REPO_ROOT);
 
-/** Runs the A/B tool as `deno task bench:ab` runs it. */
+/** Runs the A/B tool through its task, `deno task bench:ab`. */
 async function blockAb(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "tools/bench/block_ab.ts", ...args],
+    args: ["task", "--quiet", "bench:ab", ...args],
     cwd: repo,
     stdout: "piped",
     stderr: "piped",
