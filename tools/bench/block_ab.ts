@@ -6,7 +6,7 @@
  * Whole runs of bxp-cli cannot tell a change of a few percent on a shared VM: the same run drifts by 1.5-2x
  * within an hour. Here both checkouts' `BlockSession`s (the code a worker runs per 512 KiB block) are loaded
  * side by side and take turns block by block, so drift hits both alike; the same code against itself comes
- * out within about 1% a round. Both sides must write the same bytes (checked first), so only speed is
+ * out within 1-3% (the median of four rounds). Both sides must write the same bytes (checked first), so only speed is
  * compared. Engine code a block does not run (reading, cutting, writing files) is not measured.
  *
  * Make the old checkout with `git worktree add /tmp/old <rev>`; `--new` defaults to this checkout.
@@ -26,7 +26,7 @@ import { BENCH_MODES, type BenchMode } from "./config.ts";
 import { prepareInput } from "./files.ts";
 import { FIXED_COLUMNS } from "./workload.ts";
 
-/** What one checkout contributes: its block session class and the bench template as it loads it. */
+/** One checkout's side: a block session of its engine over the bench template as that checkout loads it. */
 interface Side {
   root: string;
   // deno-lint-ignore no-explicit-any
