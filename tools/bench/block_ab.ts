@@ -24,6 +24,7 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { BENCH_MODES, type BenchMode } from "./config.ts";
 import { prepareInput } from "./files.ts";
+import { median } from "./measure.ts";
 import { FIXED_COLUMNS } from "./workload.ts";
 
 /** One checkout's side: a block session of its engine over the bench template as that checkout loads it. */
@@ -87,12 +88,6 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 async function main(): Promise<number> {
