@@ -161,8 +161,10 @@ function ownOutput(size: number): Uint8Array {
  * in, else a copy of their own when they sit in this thread's output buffer (reused by the next block).
  */
 function handOut(rows: Uint8Array | null, target: Uint8Array | null): Uint8Array {
-  if (rows === null) return new Uint8Array(0);
-  if (target === null || !isShared(target)) return rows;
+  const shared = target !== null && isShared(target);
+  // No rows: an empty view of the shared buffer still brings it back to the pool.
+  if (rows === null) return shared ? target.subarray(0, 0) : new Uint8Array(0);
+  if (!shared) return rows;
   if (rows.length <= target.length) {
     target.set(rows);
     return target.subarray(0, rows.length);

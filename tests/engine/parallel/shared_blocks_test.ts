@@ -67,3 +67,12 @@ Deno.test("a shared recycler hands out shared memory and keeps only shared buffe
   assert.equal(r.take(20).buffer, a.buffer);
   assert.ok(!(new BufferRecycler(64, 4).take(10).buffer instanceof SharedArrayBuffer));
 });
+
+Deno.test("a block without output rows hands its shared output buffer back, empty", () => {
+  const context = blockFileContext(CONFIG.replace("1 = 1", "[A] = 'none'"), ["A", "B", "C"]);
+  const target = new Uint8Array(new SharedArrayBuffer(1024));
+  const result = run(new BlockSession(context), shared(body(50)), target);
+  assert.equal(result.rowsWritten, 0);
+  assert.equal(result.out.length, 0);
+  assert.equal(result.out.buffer, target.buffer); // so the pool can lend it again
+});
