@@ -130,48 +130,6 @@ function pushInSlices(parser: CsvParser, bytes: Uint8Array): void {
   parser.finish();
 }
 
-/** True when `bytes` views shared memory (a recycled block buffer of a pool with workers). */
-function isShared(bytes: Uint8Array): boolean {
-  return typeof SharedArrayBuffer === "function" && bytes.buffer instanceof SharedArrayBuffer;
-}
-
-/**
- * This thread's own buffers for a block in shared memory (see recycler.ts): its input is copied in and its
- * rows copied out, once each (about 0.04 ms a block), because the many small copies and reads of a block's
- * evaluation cost more on shared memory (a pool working on it directly took more CPU and 50 MB more
- * memory). A block runs to its end before the next starts, so one pair serves every session of the thread.
- */
-const own = { input: new Uint8Array(0), output: new Uint8Array(0) };
-
-/** `bytes` (shared) copied into this thread's input buffer. */
-function ownInput(bytes: Uint8Array): Uint8Array {
-  if (own.input.length < bytes.length) own.input = new Uint8Array(bytes.length);
-  own.input.set(bytes);
-  return own.input.subarray(0, bytes.length);
-}
-
-/** This thread's output buffer, at least `size` bytes. */
-function ownOutput(size: number): Uint8Array {
-  if (own.output.length < size) own.output = new Uint8Array(size);
-  return own.output;
-}
-
-/**
- * A block's rows as the result hands them over: copied into `target` when that is shared memory they fit
- * in, else a copy of their own when they sit in this thread's output buffer (reused by the next block).
- */
-function handOut(rows: Uint8Array | null, target: Uint8Array | null): Uint8Array {
-  const shared = target !== null && isShared(target);
-  // No rows: an empty view of the shared buffer still brings it back to the pool.
-  if (rows === null) return shared ? target.subarray(0, 0) : new Uint8Array(0);
-  if (!shared) return rows;
-  if (rows.length <= target.length) {
-    target.set(rows);
-    return target.subarray(0, rows.length);
-  }
-  return rows.buffer === own.output.buffer ? rows.slice() : rows;
-}
-
 /** One file's evaluation state inside a worker. */
 export class BlockSession {
   readonly #context: FileContext;
@@ -213,13 +171,12 @@ export class BlockSession {
         skipBom: false,
       });
     let n = job.baseRecord;
-    const bytes = isShared(job.bytes) ? ownInput(job.bytes) : job.bytes;
 
     if (job.kind === "prepass") {
       const collector = new PrePassCollector(this.#plan, this.#ctx, trace ?? NULL_TRACE, this.#debug);
       onRecord = (fields) => collector.evalRecord(fields, ++n);
       const parser = newParser();
-      pushInSlices(parser, bytes);
+      pushInSlices(parser, job.bytes);
       const entries: [string, string, string, string][] = [];
       for (const [block, table] of collector.tables) {
         for (const [key, fields] of table) {
@@ -253,26 +210,24 @@ export class BlockSession {
           lazyFields: rows.lazyFields,
         },
       );
-      pushInSlices(lazy, bytes);
+      pushInSlices(lazy, job.bytes);
       return this.#mainResult(job, writer, trace, n - job.baseRecord, rows, lazy);
     }
     onRecord = (fields, offset) => rows.evalRecord(fields, offset, ++n);
     const parser = newParser();
-    pushInSlices(parser, bytes);
+    pushInSlices(parser, job.bytes);
     return this.#mainResult(job, writer, trace, n - job.baseRecord, rows, parser);
   }
 
   /** The file's main-pass writer and evaluator, made at its first block and restarted at each later one. */
   #mainPassFor(job: BlockJob, trace: BufferTrace | null): { writer: FragmentWriter; rows: RowEvaluator } {
-    // Rows meant for shared memory are written here first and copied there at the end (see `own`).
-    const buffer = job.out != null && isShared(job.out) ? ownOutput(job.out.length) : job.out ?? null;
     if (this.#mainPass !== null) {
-      this.#mainPass.writer.begin(buffer);
+      this.#mainPass.writer.begin(job.out ?? null);
       this.#mainPass.rows.resetCounts();
       return this.#mainPass;
     }
     const c = this.#context;
-    const writer = new FragmentWriter(this.#plan, buffer);
+    const writer = new FragmentWriter(this.#plan, job.out ?? null);
     const rows = new RowEvaluator(this.#plan, this.#ctx, {
       out: writer,
       combined: null,
@@ -291,7 +246,7 @@ export class BlockSession {
     parser: CsvParser,
   ): BlockResult {
     return {
-      out: handOut(writer.drain(), job.out ?? null),
+      out: writer.drain() ?? new Uint8Array(0),
       trace: trace?.bytes() ?? new Uint8Array(0),
       debug: this.#debugText,
       records,

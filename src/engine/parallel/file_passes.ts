@@ -74,15 +74,11 @@ export interface PassCounts {
  */
 const recyclers = new WeakMap<BlockPool, BufferRecycler>();
 
-/**
- * The block buffers of `pool` (shared by every pass that runs on it), made anew when the size changes. A
- * pool that may start worker threads takes `SharedArrayBuffer`s, so no block is ever transferred (see
- * recycler.ts).
- */
+/** The block buffers of `pool` (shared by every pass that runs on it), made anew when the size changes. */
 export function recyclerFor(pool: BlockPool, capacity: number, maxSpare: number): BufferRecycler {
   let r = recyclers.get(pool);
   if (r === undefined || r.capacity !== capacity) {
-    r = new BufferRecycler(capacity, maxSpare, pool.size > 1 && typeof SharedArrayBuffer === "function");
+    r = new BufferRecycler(capacity, maxSpare);
     recyclers.set(pool, r);
   }
   return r;
@@ -116,8 +112,7 @@ async function forEachResult(
     const headerLine = setup.context.template.csvHeaderLine;
     const blocks = csvBodyBlocks(setup.fs, setup.path, headerLine, setup.blockSize, setup.name, take);
     for await (const block of blocks) {
-      // Measured before submitting: a block sent to a worker without shared buffers is copied and may
-      // be reused here meanwhile.
+      // Measured before submitting: a block sent to a worker is transferred, which empties `block.bytes`.
       const length = block.bytes.length;
       const records = counting ? countRecords(block.bytes, 0, length) : 0;
       const result = setup.pool.submit({
@@ -137,7 +132,6 @@ async function forEachResult(
       while (inflight.length >= limit) await applyAndRecycle(await inflight.shift()!, ends.shift()!);
     }
     while (inflight.length > 0) await applyAndRecycle(await inflight.shift()!, ends.shift()!);
-    console.error("DEBUG allocated", buffers.allocated, buffers.shared);
   } finally {
     for (const p of inflight) p.catch(() => {}); // results of an abandoned file are dropped
   }

@@ -2,15 +2,8 @@
  * Recycled byte buffers for the block pipeline. Every block of input lines used to be a fresh 1 MiB
  * allocation (and a fresh page-faulted piece of memory on machines that hand out memory slowly); freed ones
  * piled up in the allocator until a full collection released their wrappers. Blocks now borrow a buffer
- * here and give it back once evaluated (a worker hands it back with its result), so the pipeline's input
- * memory is a handful of buffers however large the file.
- *
- * A pool with worker threads takes `shared` buffers (`SharedArrayBuffer`): a message to or from a worker
- * then shares a block's bytes instead of transferring them. A transfer detaches the sender's buffer, and
- * the first detach of a buffer that ever had a second view (a recycled buffer gets a new view per block)
- * makes V8 drop a guarantee its optimised typed-array code relies on, in that thread for the rest of the
- * run: every hot function was compiled again, and blocks took 6-9% longer in the worker and on the main
- * thread alike (measured with two workers taking turns on the same blocks, one after such a detach).
+ * here and give it back once evaluated (a worker transfers it back with its result), so the pipeline's
+ * input memory is a handful of buffers however large the file.
  *
  * @example
  * ```ts
@@ -22,28 +15,18 @@
  * @module
  */
 
-/** A small free list of equally sized (or larger) buffers. */
+/** A small free list of equally sized (or larger) `ArrayBuffer`s. */
 export class BufferRecycler {
   readonly #capacity: number;
   readonly #maxSpare: number;
-  readonly #shared: boolean;
-  readonly #spare: ArrayBufferLike[] = [];
+  readonly #spare: ArrayBuffer[] = [];
   /** Buffers allocated so far (for tests and diagnostics). */
   allocated = 0;
 
-  /**
-   * `capacity`: the least size of a buffer; `maxSpare`: how many idle buffers are kept; `shared`: allocate
-   * `SharedArrayBuffer`s (see the module doc).
-   */
-  constructor(capacity: number, maxSpare: number, shared = false) {
+  /** `capacity`: the least size of a buffer; `maxSpare`: how many idle buffers are kept. */
+  constructor(capacity: number, maxSpare: number) {
     this.#capacity = capacity;
     this.#maxSpare = maxSpare;
-    this.#shared = shared;
-  }
-
-  /** True when it hands out views over `SharedArrayBuffer`s. */
-  get shared(): boolean {
-    return this.#shared;
   }
 
   /** The least size of a buffer it hands out. */
@@ -61,18 +44,12 @@ export class BufferRecycler {
       }
     }
     this.allocated++;
-    const bytes = Math.max(size, this.#capacity);
-    return new Uint8Array(this.#shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes), 0, size);
+    return new Uint8Array(new ArrayBuffer(Math.max(size, this.#capacity)), 0, size);
   }
 
-  /**
-   * Returns a view's buffer for reuse; detached (transferred) or odd-sized buffers are dropped. A shared
-   * buffer handed back by a worker arrives as another object over the same memory: each block gives its
-   * buffer back once, so the memory is kept once.
-   */
+  /** Returns a view's buffer for reuse; detached (transferred) or odd-sized buffers are dropped. */
   give(view: Uint8Array): void {
-    const buf = view.buffer;
-    if (this.#shared && !(buf instanceof SharedArrayBuffer)) return; // rows past a block's buffer
+    const buf = view.buffer as ArrayBuffer;
     if (buf.byteLength < this.#capacity || this.#spare.length >= this.#maxSpare) return;
     if (this.#spare.includes(buf)) return;
     this.#spare.push(buf);
