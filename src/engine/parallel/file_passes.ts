@@ -21,6 +21,7 @@ import { BufferRecycler } from "./recycler.ts";
 import type { BlockPool } from "./pool.ts";
 import type { BlockResult, FileContext } from "./protocol.ts";
 import { mergeTally, newTally, type RowTally } from "../tally.ts";
+import { collectGarbageHint } from "../gc_hint.ts";
 
 /** What both passes share. */
 export interface ParallelSetup {
@@ -202,5 +203,8 @@ export async function parallelMainPass(
     setup.onProgress?.(counts.records, endOffset);
     await drain();
   });
+  // The file's reader and block buffers are dead now; without a collection here they waited for V8's own,
+  // and a template's later inputs were converted beside them (see gc_hint.ts).
+  collectGarbageHint();
   return counts;
 }
