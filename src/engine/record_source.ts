@@ -197,7 +197,7 @@ export async function* csvBodyBlocks(
       data = joined.subarray(body);
     }
     for (const bytes of splitter.push(data)) {
-      // Read the length first: the consumer may transfer the block to a worker, which empties this view.
+      // Read the length first: the consumer hands the block to a worker, and it is not ours after that.
       const length = bytes.length;
       yield { bytes, offset };
       offset += length;

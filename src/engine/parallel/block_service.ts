@@ -29,12 +29,9 @@ export function blockService(
     try {
       if (session === null) throw new Error("block before file context");
       const result = session.run(msg.job);
-      reply = { type: "result", id: msg.id, result };
-      const transfer = [result.out.buffer, result.trace.buffer, result.input?.buffer].filter((b, i, all) =>
-        b !== undefined &&
-        b.byteLength > 0 && all.indexOf(b) === i
-      ) as ArrayBuffer[];
-      post(reply, transfer);
+      // Not transferred (see recycler.ts): the recycled input and output are shared buffers, and the rest
+      // (a block's trace frames, rows past its output buffer) is copied, which is cheap next to a detach.
+      post({ type: "result", id: msg.id, result });
       return;
     } catch (err) {
       reply = {

@@ -75,11 +75,15 @@ export interface PassCounts {
  */
 const recyclers = new WeakMap<BlockPool, BufferRecycler>();
 
-/** The block buffers of `pool` (shared by every pass that runs on it), made anew when the size changes. */
+/**
+ * The block buffers of `pool` (shared by every pass that runs on it), made anew when the size changes. A
+ * pool that may start worker threads takes `SharedArrayBuffer`s, so no block is ever transferred (see
+ * recycler.ts).
+ */
 export function recyclerFor(pool: BlockPool, capacity: number, maxSpare: number): BufferRecycler {
   let r = recyclers.get(pool);
   if (r === undefined || r.capacity !== capacity) {
-    r = new BufferRecycler(capacity, maxSpare);
+    r = new BufferRecycler(capacity, maxSpare, pool.size > 1 && typeof SharedArrayBuffer === "function");
     recyclers.set(pool, r);
   }
   return r;
@@ -105,6 +109,7 @@ async function forEachResult(
     await apply(r, endOffset);
     if (r.input !== null) buffers.give(r.input);
     if (recycleOutput && r.out.byteOffset === 0) buffers.give(r.out);
+    if (r.spareOut !== null) buffers.give(r.spareOut);
   };
   let baseRecord = 0;
   const after = (setup.laterBytes ?? 0) + (kind === "prepass" ? setup.fileBytes : 0);
@@ -113,7 +118,8 @@ async function forEachResult(
     const headerLine = setup.context.template.csvHeaderLine;
     const blocks = csvBodyBlocks(setup.fs, setup.path, headerLine, setup.blockSize, setup.name, take);
     for await (const block of blocks) {
-      // Measured before submitting: a block sent to a worker is transferred, which empties `block.bytes`.
+      // Measured before submitting: a block sent to a worker without shared buffers is copied and may
+      // be reused here meanwhile.
       const length = block.bytes.length;
       const records = counting ? countRecords(block.bytes, 0, length) : 0;
       const result = setup.pool.submit({

@@ -233,8 +233,10 @@ export class BlockPool {
 
   /**
    * Evaluates a block on the least busy ready worker, or on the calling thread when every worker already
-   * holds {@link WORKER_DEPTH} blocks (or none has started); a worker's block bytes (and its output buffer)
-   * are transferred. `remainingBytes`: input of this pass after the block, for a ramped pool's forecast.
+   * holds {@link WORKER_DEPTH} blocks (or none has started). Nothing is transferred: a block's bytes and
+   * its output buffer are shared with the worker when they are views over a `SharedArrayBuffer` (the
+   * recycled ones, see recycler.ts; the caller must not touch them until the result is in), else copied.
+   * `remainingBytes`: input of this pass after the block, for a ramped pool's forecast.
    */
   submit(job: BlockJob, remainingBytes = 0): Promise<BlockResult> {
     if (this.#ramp?.shouldJoin(remainingBytes)) {
@@ -258,11 +260,7 @@ export class BlockPool {
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, worker: slot });
       const msg: WorkerRequest = { type: "block", id, job };
-      const transfer = [job.bytes.buffer as ArrayBuffer];
-      if (job.out != null && job.out.buffer !== job.bytes.buffer) {
-        transfer.push(job.out.buffer as ArrayBuffer);
-      }
-      worker.postMessage(msg, transfer);
+      worker.postMessage(msg);
     });
   }
 

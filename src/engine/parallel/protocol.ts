@@ -1,6 +1,6 @@
 /**
  * Messages between the engine and its block workers. Everything is structured-clone friendly; block bytes
- * are transferred, not copied.
+ * and output buffers are shared (views over a `SharedArrayBuffer`, see recycler.ts), never transferred.
  * @module
  */
 
@@ -32,7 +32,7 @@ export interface BlockJob {
   /** Records of the file before this block (for RECORD_NUM()). */
   baseRecord: number;
   /**
-   * A buffer the main pass writes its output rows into (a recycled one; transferred with the job), or null
+   * A buffer the main pass writes its output rows into (a recycled one, shared with the worker), or null
    * for a fresh one. Rows that do not fit go to fresh buffers.
    */
   out?: Uint8Array | null;
@@ -54,7 +54,12 @@ export interface BlockResult {
   unbalancedQuotes: number;
   /** Main-pass blocks only: filter counts and findings observations; null for pre_pass blocks. */
   tally: RowTally | null;
-  /** The job's input bytes, handed back (a worker transfers them back) so the engine can reuse the buffer. */
+  /**
+   * The output buffer the job lent (`BlockJob.out`) when the rows are not in it (none, or more than it
+   * holds), handed back so the engine can lend it again; null when `out` is a view of it.
+   */
+  spareOut: Uint8Array | null;
+  /** The job's input bytes, handed back (shared, or a copy) so the engine can reuse the buffer. */
   input: Uint8Array | null;
   /** pre_pass blocks only: the partial tables, in row order (later entries win). */
   lookups: [block: string, key: string, field: string, value: string][] | null;
