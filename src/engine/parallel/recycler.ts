@@ -7,11 +7,12 @@
  *
  * A pool with worker threads takes `shared` buffers (`SharedArrayBuffer`): a message to or from a worker
  * then shares a block's bytes instead of transferring them. A transfer detaches the sender's buffer, and
- * any detach makes V8 drop a guarantee its optimised typed-array code relies on (the ArrayBufferDetaching
- * protector), in that thread for the rest of the run: every hot function was compiled again, and blocks
- * took 6-9% longer in the worker and on the main thread alike (measured with two workers taking turns on
- * the same blocks, one after such a detach). Shared blocks cost about 3% per block (the input is copied
- * a slice at a time, rows are written into shared memory), so the trade is a few percent of CPU.
+ * the detach of a buffer that ever had a second view (a recycled buffer gets a new view per block) makes
+ * V8 drop a guarantee its optimised typed-array code relies on (the ArrayBufferDetaching protector), in
+ * that thread for the rest of the run: every hot function was compiled again, and blocks took 6-9% longer
+ * in the worker and on the main thread alike (measured with two workers taking turns on the same blocks,
+ * one after such a detach). Shared blocks cost about 3% per block (the input is copied a slice at a time,
+ * rows are written into shared memory), so the trade gains a few percent of CPU.
  *
  * @example
  * ```ts
