@@ -256,7 +256,9 @@ class DenoRandomAccess implements RandomAccessFile {
       this.#file.seekSync(offset, Deno.SeekMode.Start);
       let at = 0;
       while (at < want) {
-        const n = this.#file.readSync(buf.subarray(at));
+        // The first read takes `buf` itself: a second view would make the transfer of these bytes to an
+        // inflate thread cost V8's ArrayBufferDetaching protector (see engine/parallel/recycler.ts).
+        const n = this.#file.readSync(at === 0 ? buf : buf.subarray(at));
         if (n === null) break;
         at += n;
       }

@@ -15,7 +15,9 @@ import { BxtbWriter } from "../trace/bxtb.ts";
 import type { TraceSink } from "../engine/sinks.ts";
 
 async function writeAll(w: { write(p: Uint8Array): Promise<number> }, bytes: Uint8Array): Promise<void> {
-  let at = 0;
+  // `bytes` itself first: a second view of a buffer released later would cost V8's ArrayBufferDetaching
+  // protector (see `releaseWhole`).
+  let at = await w.write(bytes);
   while (at < bytes.length) at += await w.write(bytes.subarray(at));
 }
 
@@ -128,7 +130,12 @@ export class TraceOut implements TraceSink {
   }
 }
 
-/** Frees the memory behind `bytes` now when the view covers its whole buffer (a view into more is left be). */
+/**
+ * Frees the memory behind `bytes` now when the view covers its whole buffer (a view into more is left be).
+ * Detaching a buffer that ever had a second view makes V8 drop its ArrayBufferDetaching protector for the
+ * thread (optimised typed-array code then checks for detachment, see engine/parallel/recycler.ts), so the
+ * code between a block's frames arriving and this call makes no other view of them.
+ */
 function releaseWhole(bytes: Uint8Array): void {
   const buffer = bytes.buffer;
   if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) {

@@ -598,21 +598,33 @@ export function readBxtb(bytes: Uint8Array): BxtbFrame[] {
  */
 export function shiftOutputIndexes(bytes: Uint8Array, base: number): void {
   if (base === 0) return;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Bytes read and written one by one, not through a DataView: the engine releases these buffers by
+  // detaching them, and a second view would make that drop V8's ArrayBufferDetaching protector.
   let pos = 0;
   while (pos + FRAME_HEADER_SIZE <= bytes.length) {
-    const len = view.getUint32(pos + 3, true);
+    const len = u32le(bytes, pos + 3);
     const end = pos + FRAME_HEADER_SIZE + len;
     if (end > bytes.length) throw new BxtbFormatError("truncated frame while rebasing output indexes", pos);
     if (bytes[pos] === FrameType.output_row) {
       // In doubles, not BigInt: one BigInt per row was most of what rebasing cost. Indexes stay far below
       // 2^53 (the writer refuses larger ones).
       const at = pos + FRAME_HEADER_SIZE + 8;
-      const shifted = view.getUint32(at, true) + view.getUint32(at + 4, true) * TWO_32 + base;
+      const shifted = u32le(bytes, at) + u32le(bytes, at + 4) * TWO_32 + base;
       if (!Number.isSafeInteger(shifted)) throw new RangeError(`BXTB output index out of range: ${shifted}`);
-      view.setUint32(at, shifted % TWO_32, true);
-      view.setUint32(at + 4, Math.floor(shifted / TWO_32), true);
+      putU32le(bytes, at, shifted % TWO_32);
+      putU32le(bytes, at + 4, Math.floor(shifted / TWO_32));
     }
     pos = end;
   }
+}
+
+function u32le(bytes: Uint8Array, at: number): number {
+  return (bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16) + bytes[at + 3] * 0x1000000;
+}
+
+function putU32le(bytes: Uint8Array, at: number, value: number): void {
+  bytes[at] = value & 0xff;
+  bytes[at + 1] = (value >>> 8) & 0xff;
+  bytes[at + 2] = (value >>> 16) & 0xff;
+  bytes[at + 3] = (value >>> 24) & 0xff;
 }
