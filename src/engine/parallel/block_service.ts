@@ -29,9 +29,12 @@ export function blockService(
     try {
       if (session === null) throw new Error("block before file context");
       const result = session.run(msg.job);
-      // Not transferred (see recycler.ts): the recycled input and output are shared buffers, and the rest
-      // (a block's trace frames, rows past its output buffer) is copied, which is cheap next to a detach.
-      post({ type: "result", id: msg.id, result });
+      // The recycled input and output are shared buffers (see recycler.ts). A block's trace frames are a
+      // fresh buffer with one view: transferring that keeps V8's ArrayBufferDetaching protector.
+      const frames = result.trace.buffer;
+      const fresh = frames instanceof ArrayBuffer && frames.byteLength > 0 &&
+        result.trace.byteLength === frames.byteLength;
+      post({ type: "result", id: msg.id, result }, fresh ? [frames] : []);
       return;
     } catch (err) {
       reply = {

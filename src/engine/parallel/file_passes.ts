@@ -118,8 +118,7 @@ async function forEachResult(
     const headerLine = setup.context.template.csvHeaderLine;
     const blocks = csvBodyBlocks(setup.fs, setup.path, headerLine, setup.blockSize, setup.name, take);
     for await (const block of blocks) {
-      // Measured before submitting: a block sent to a worker without shared buffers is copied and may
-      // be reused here meanwhile.
+      // Measured before submitting: once submitted, the block is the pool's until its result is in.
       const length = block.bytes.length;
       const records = counting ? countRecords(block.bytes, 0, length) : 0;
       const result = setup.pool.submit({
