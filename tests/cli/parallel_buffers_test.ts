@@ -87,6 +87,26 @@ Deno.test("a parallel run with a trace file keeps the protector, and its trace e
   }
 });
 
+Deno.test("rows past a block's output buffer come back without dropping the protector", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-parallel-buffers-" });
+  try {
+    // Three rows per record: a block's rows outgrow its output buffer (twice the block's size).
+    await Deno.writeTextFile(join(dir, "in.csv"), csvText(4000));
+    await Deno.writeTextFile(
+      join(dir, "c.json"),
+      CONFIG("").replace("rows: [{}]", "rows: [{}, { label: \"'again'\" }, { name: \"'third'\" }]"),
+    );
+    const log = await runTraced(["--config", join(dir, "c.json")], PARALLEL);
+    assert.doesNotMatch(log, /ArrayBufferDetaching/);
+    const parallel = await Deno.readTextFile(join(dir, "in.out.csv"));
+    assert.equal(parallel.split("\n").length, 12_002); // header, three rows per record, final newline
+    await runTraced(["--config", join(dir, "c.json")], { BXP_WORKERS: "0" });
+    assert.equal(parallel, await Deno.readTextFile(join(dir, "in.out.csv")));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 /** A CSV of `rows` records whose names are 40 pseudo-random characters: deflates to about 75% of its size. */
 function randomCsv(rows: number): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

@@ -156,14 +156,17 @@ const own = { slice: new Uint8Array(PARSE_SLICE) };
 
 /**
  * A block's rows as the result hands them over, and the output buffer the job lent when the rows ended up
- * elsewhere (they outgrew it), so the engine can lend it again.
+ * elsewhere (they outgrew it), so the engine can lend it again. Rows outside the lent buffer are copied
+ * into a buffer of exactly their size, whose one view a worker can transfer without costing V8's
+ * ArrayBufferDetaching protector (see recycler.ts): the writer's own buffers have had other views.
  */
 function handOut(
   rows: Uint8Array | null,
   lent: Uint8Array | null,
 ): { out: Uint8Array; spareOut: Uint8Array | null } {
   if (rows === null) return { out: new Uint8Array(0), spareOut: lent };
-  return { out: rows, spareOut: lent !== null && rows.buffer !== lent.buffer ? lent : null };
+  if (lent !== null && rows.buffer === lent.buffer) return { out: rows, spareOut: null };
+  return { out: rows.slice(), spareOut: lent };
 }
 
 /** One file's evaluation state inside a worker. */

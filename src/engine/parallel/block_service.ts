@@ -29,12 +29,13 @@ export function blockService(
     try {
       if (session === null) throw new Error("block before file context");
       const result = session.run(msg.job);
-      // The recycled input and output are shared buffers (see recycler.ts). A block's trace frames are a
-      // fresh buffer with one view: transferring that keeps V8's ArrayBufferDetaching protector.
-      const frames = result.trace.buffer;
-      const fresh = frames instanceof ArrayBuffer && frames.byteLength > 0 &&
-        result.trace.byteLength === frames.byteLength;
-      post({ type: "result", id: msg.id, result }, fresh ? [frames] : []);
+      // The recycled input and output are shared buffers (see recycler.ts). A block's trace frames, and
+      // rows past its output buffer, are fresh buffers with one view each: transferring those keeps V8's
+      // ArrayBufferDetaching protector, and saves copying them.
+      post(
+        { type: "result", id: msg.id, result },
+        [result.trace, result.out].filter(ownsFreshBuffer).map((v) => v.buffer as ArrayBuffer),
+      );
       return;
     } catch (err) {
       reply = {
@@ -46,4 +47,10 @@ export function blockService(
     }
     post(reply);
   };
+}
+
+/** True for a non-empty view of a whole plain (not shared) buffer: a block's fresh trace frames or rows. */
+function ownsFreshBuffer(view: Uint8Array): boolean {
+  const buffer = view.buffer;
+  return buffer instanceof ArrayBuffer && buffer.byteLength > 0 && view.byteLength === buffer.byteLength;
 }
