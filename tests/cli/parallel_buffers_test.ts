@@ -30,32 +30,6 @@ async function runTraced(args: string[], env: Record<string, string>): Promise<s
   return text;
 }
 
-Deno.test("a parallel run converts with its block buffers shared, never detached", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "bxp-parallel-buffers-" });
-  try {
-    let csv = "id,name,amount\n";
-    for (let i = 0; i < 4000; i++) csv += `${i},name${i},${(i * 37) % 1000}.${i % 10}0\n`;
-    await Deno.writeTextFile(join(dir, "in.csv"), csv);
-    await Deno.writeTextFile(
-      join(dir, "c.json"),
-      `{ conversion_templates: { t: {
-        data_dir: ".", file_pattern_in: ".csv", file_pattern_out: ".out.csv",
-        input_schema: { $label: "[id] & '-' & [name]", $id: "[id]", $name: "[name]", $amount: "[amount]" },
-        row_rules: [{ when: "1 = 1", rows: [{}] }],
-        output_schema: { label: "$label", id: "$id", name: "$name", amount: "$amount" },
-      } } }`,
-    );
-    const log = await runTraced(["--config", join(dir, "c.json")], PARALLEL);
-    assert.doesNotMatch(log, /ArrayBufferDetaching/);
-    const parallel = await Deno.readTextFile(join(dir, "in.out.csv"));
-    await runTraced(["--config", join(dir, "c.json")], { BXP_WORKERS: "0" });
-    assert.equal(parallel, await Deno.readTextFile(join(dir, "in.out.csv")));
-    assert.equal(parallel.split("\n").length, 4002); // header, 4000 rows, final newline
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
 /** `rows` lines of a three-column CSV body with a header. */
 function csvText(rows: number): string {
   let csv = "id,name,amount\n";
@@ -70,6 +44,22 @@ const CONFIG = (extra: string) =>
     row_rules: [{ when: "1 = 1", rows: [{}] }],
     output_schema: { label: "$label", id: "$id", name: "$name" },
   } } }`;
+
+Deno.test("a parallel run converts with its block buffers shared, never detached", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-parallel-buffers-" });
+  try {
+    await Deno.writeTextFile(join(dir, "in.csv"), csvText(4000));
+    await Deno.writeTextFile(join(dir, "c.json"), CONFIG(""));
+    const log = await runTraced(["--config", join(dir, "c.json")], PARALLEL);
+    assert.doesNotMatch(log, /ArrayBufferDetaching/);
+    const parallel = await Deno.readTextFile(join(dir, "in.out.csv"));
+    await runTraced(["--config", join(dir, "c.json")], { BXP_WORKERS: "0" });
+    assert.equal(parallel, await Deno.readTextFile(join(dir, "in.out.csv")));
+    assert.equal(parallel.split("\n").length, 4002); // header, 4000 rows, final newline
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 Deno.test("a parallel run with a trace file keeps the protector, and its trace equals the serial run's", async () => {
   const dir = await Deno.makeTempDir({ prefix: "bxp-parallel-buffers-" });
