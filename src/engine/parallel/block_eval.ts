@@ -261,14 +261,13 @@ export class BlockSession {
 
   /** The file's main-pass writer and evaluator, made at its first block and restarted at each later one. */
   #mainPassFor(job: BlockJob, trace: BufferTrace | null): { writer: FragmentWriter; rows: RowEvaluator } {
-    const buffer = job.out ?? null;
     if (this.#mainPass !== null) {
-      this.#mainPass.writer.begin(buffer);
+      this.#mainPass.writer.begin(job.out ?? null);
       this.#mainPass.rows.resetCounts();
       return this.#mainPass;
     }
     const c = this.#context;
-    const writer = new FragmentWriter(this.#plan, buffer);
+    const writer = new FragmentWriter(this.#plan, job.out ?? null);
     const rows = new RowEvaluator(this.#plan, this.#ctx, {
       out: writer,
       combined: null,

@@ -43,11 +43,6 @@ export class BufferRecycler {
     this.#shared = shared;
   }
 
-  /** True when it hands out views over `SharedArrayBuffer`s. */
-  get shared(): boolean {
-    return this.#shared;
-  }
-
   /** The least size of a buffer it hands out. */
   get capacity(): number {
     return this.#capacity;
