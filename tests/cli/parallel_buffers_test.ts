@@ -45,56 +45,57 @@ const CONFIG = (extra: string) =>
     output_schema: { label: "$label", id: "$id", name: "$name" },
   } } }`;
 
-Deno.test("a parallel run converts with its block buffers shared, never detached", async () => {
+/**
+ * Converts `csvText(4000)` under `config` (with `args(dir)` added) in parallel and then serially, in a
+ * fresh folder; asserts the parallel run kept the protector and answers what `read` gives after each run.
+ */
+async function parallelThenSerial<T>(
+  config: string,
+  args: (dir: string) => string[],
+  read: (dir: string) => Promise<T>,
+): Promise<{ parallel: T; serial: T }> {
   const dir = await Deno.makeTempDir({ prefix: "bxp-parallel-buffers-" });
   try {
     await Deno.writeTextFile(join(dir, "in.csv"), csvText(4000));
-    await Deno.writeTextFile(join(dir, "c.json"), CONFIG(""));
-    const log = await runTraced(["--config", join(dir, "c.json")], PARALLEL);
+    await Deno.writeTextFile(join(dir, "c.json"), config);
+    const argv = ["--config", join(dir, "c.json"), ...args(dir)];
+    const log = await runTraced(argv, PARALLEL);
     assert.doesNotMatch(log, /ArrayBufferDetaching/);
-    const parallel = await Deno.readTextFile(join(dir, "in.out.csv"));
-    await runTraced(["--config", join(dir, "c.json")], { BXP_WORKERS: "0" });
-    assert.equal(parallel, await Deno.readTextFile(join(dir, "in.out.csv")));
-    assert.equal(parallel.split("\n").length, 4002); // header, 4000 rows, final newline
+    const parallel = await read(dir);
+    await runTraced(argv, { BXP_WORKERS: "0" });
+    return { parallel, serial: await read(dir) };
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+const readOutput = (dir: string) => Deno.readTextFile(join(dir, "in.out.csv"));
+
+Deno.test("a parallel run converts with its block buffers shared, never detached", async () => {
+  const { parallel, serial } = await parallelThenSerial(CONFIG(""), () => [], readOutput);
+  assert.equal(parallel, serial);
+  assert.equal(parallel.split("\n").length, 4002); // header, 4000 rows, final newline
 });
 
 Deno.test("a parallel run with a trace file keeps the protector, and its trace equals the serial run's", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "bxp-parallel-buffers-" });
-  try {
-    await Deno.writeTextFile(join(dir, "in.csv"), csvText(4000));
-    await Deno.writeTextFile(join(dir, "c.json"), CONFIG(""));
-    const trace = join(dir, "t.bxtb");
-    const log = await runTraced(["--config", join(dir, "c.json"), "--trace-file", trace], PARALLEL);
-    assert.doesNotMatch(log, /ArrayBufferDetaching/);
-    const parallel = await Deno.readFile(trace);
-    await runTraced(["--config", join(dir, "c.json"), "--trace-file", trace], { BXP_WORKERS: "0" });
-    assert.deepEqual(parallel, await Deno.readFile(trace));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const { parallel, serial } = await parallelThenSerial(
+    CONFIG(""),
+    (dir) => ["--trace-file", join(dir, "t.bxtb")],
+    (dir) => Deno.readFile(join(dir, "t.bxtb")),
+  );
+  assert.ok(parallel.length > 0);
+  assert.deepEqual(parallel, serial);
 });
 
 Deno.test("rows past a block's output buffer come back without dropping the protector", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "bxp-parallel-buffers-" });
-  try {
-    // Three rows per record: a block's rows outgrow its output buffer (twice the block's size).
-    await Deno.writeTextFile(join(dir, "in.csv"), csvText(4000));
-    await Deno.writeTextFile(
-      join(dir, "c.json"),
-      CONFIG("").replace("rows: [{}]", "rows: [{}, { label: \"'again'\" }, { name: \"'third'\" }]"),
-    );
-    const log = await runTraced(["--config", join(dir, "c.json")], PARALLEL);
-    assert.doesNotMatch(log, /ArrayBufferDetaching/);
-    const parallel = await Deno.readTextFile(join(dir, "in.out.csv"));
-    assert.equal(parallel.split("\n").length, 12_002); // header, three rows per record, final newline
-    await runTraced(["--config", join(dir, "c.json")], { BXP_WORKERS: "0" });
-    assert.equal(parallel, await Deno.readTextFile(join(dir, "in.out.csv")));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  // Three rows per record: a block's rows outgrow its output buffer (twice the block's size).
+  const config = CONFIG("").replace(
+    "rows: [{}]",
+    "rows: [{}, { label: \"'again'\" }, { name: \"'third'\" }]",
+  );
+  const { parallel, serial } = await parallelThenSerial(config, () => [], readOutput);
+  assert.equal(parallel.split("\n").length, 12_002); // header, three rows per record, final newline
+  assert.equal(parallel, serial);
 });
 
 /** A CSV of `rows` records whose names are 40 pseudo-random characters: deflates to about 75% of its size. */
