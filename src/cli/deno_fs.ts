@@ -91,6 +91,8 @@ const WRITE_BUFFER = 512 * 1024;
  * the engine, and with it the reader, instead of filling memory.
  */
 const MAX_QUEUED_BYTES = 2 * 1024 * 1024;
+/** Shared-memory writes from this size on are written in place rather than copied (see `#writeInPlace`). */
+const DIRECT_WRITE_BYTES = 64 * 1024;
 
 /**
  * Written buffers any staged output may fill again, so the outputs of a run (one per input file: an archive's
@@ -129,6 +131,9 @@ class DenoStagedOutput implements StagedOutput {
   /** Copies `bytes` (the caller may reuse them once this returns); waits while too much is queued. */
   async write(bytes: Uint8Array): Promise<void> {
     if (this.#failure !== null) throw this.#failure;
+    if (bytes.length >= DIRECT_WRITE_BYTES && bytes.buffer instanceof SharedArrayBuffer) {
+      return await this.#writeInPlace(bytes);
+    }
     let at = 0;
     while (at < bytes.length) {
       this.#fill ??= this.#spare.pop() ?? writeBuffers.take(WRITE_BUFFER);
@@ -137,6 +142,22 @@ class DenoStagedOutput implements StagedOutput {
       this.#filled += n;
       at += n;
       if (this.#filled === this.#fill.length) await this.#send();
+    }
+  }
+
+  /**
+   * Writes `bytes` from where they are, after everything queued before them, and returns once written: the
+   * caller may then reuse them, as after a copy. For a parallel run's blocks (shared memory, which V8 copies
+   * at about a third of `memcpy`'s speed), this spares the calling thread a copy of the whole output.
+   */
+  async #writeInPlace(bytes: Uint8Array): Promise<void> {
+    await this.#settle();
+    try {
+      let at = 0;
+      while (at < bytes.length) at += await this.#file.write(at === 0 ? bytes : bytes.subarray(at));
+    } catch (err) {
+      this.#failure = err;
+      throw err;
     }
   }
 
@@ -329,7 +350,8 @@ export class DenoEngineFs implements EngineFs {
     // Read in turn, not ahead: a reused chunk is valid until the next is asked for, so one buffer serves.
     const reused = options.reuseBuffers ? new Uint8Array(size) : null;
     for (;;) {
-      const buf = reused ?? new Uint8Array(size);
+      // The caller's own storage first: the block pipeline reads straight into its block buffers.
+      const buf = options.into?.() ?? reused ?? new Uint8Array(size);
       // Synchronous: an asynchronous read hands each chunk to a runtime thread and back, which costs more
       // system time than the copy itself (2M rows serially: 0.47 -> 0.34 s). A regular file never blocks
       // for long; what could (a pipe, a device) is refused by #openRegular.

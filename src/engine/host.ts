@@ -60,6 +60,12 @@ export interface ReadChunksOptions {
   reuseBuffers?: boolean;
   /** The chunk size the caller would like; a hint an implementation may ignore. */
   chunkBytes?: number;
+  /**
+   * Where the caller would like the next chunk read: called before each read, it answers a view the chunk
+   * may be read into (then yielded as a prefix of that view, which the caller recognises and need not
+   * copy). A hint too: an implementation may yield chunks of its own instead.
+   */
+  into?: () => Uint8Array;
 }
 
 /** File system operations, with paths as plain strings. */

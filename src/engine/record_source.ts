@@ -172,8 +172,13 @@ export async function* csvBodyBlocks(
   const splitter = new BlockSplitter(blockSize, MAX_BUFFERED_RECORD_BYTES, tooLong, alloc);
   let offset = 0; // file offset of the splitter's first buffered byte
   let head: Uint8Array | null = new Uint8Array(0); // bytes before the body start is known
-  // Chunks of a block's size: the splitter copies each one straight into its block (see BlockSplitter).
-  for await (const chunk of fs.readChunks(path, { reuseBuffers: true, chunkBytes: blockSize })) {
+  // Read into the blocks themselves where the file system can (see BlockSplitter); other chunks are copied.
+  const chunks = fs.readChunks(path, {
+    reuseBuffers: true,
+    chunkBytes: blockSize,
+    into: () => splitter.room(),
+  });
+  for await (const chunk of chunks) {
     let data = chunk;
     if (head !== null) {
       const joined: Uint8Array = new Uint8Array(head.length + chunk.length);

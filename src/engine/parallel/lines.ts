@@ -11,8 +11,6 @@
  * @module
  */
 
-import { GrowableBytes } from "../../util/bytes.ts";
-
 const LF = 10;
 const CR = 13;
 
@@ -54,23 +52,26 @@ export function skipRecords(bytes: Uint8Array, pos: number, count: number): numb
  * should throw) when `maxLineBytes` accumulate without a line break, so a newline-free input cannot be
  * buffered whole.
  *
- * A block is cut from the bytes held back so far followed by the new chunk, at the last line end within
- * two block sizes (else the first one after). The chunk's bytes are copied straight into their block; only
- * what is left after the last cut is held back (a partial line, or a chunk smaller than a block). Reading
- * in chunks of `blockSize` bytes, each byte is thus copied about once, where appending every chunk to the
- * held bytes first copied the whole input twice on the calling thread.
+ * The bytes not yet cut sit at the front of the next block's own storage. Once at least `blockSize` of them
+ * are there, a block is cut at the last line end within two block sizes (else the first one after) and
+ * keeps that storage; only what follows the cut (a partial line, as a rule) is copied into the next one.
+ * A reader that reads into {@link BlockSplitter.room} fills the blocks in place: the input is then not
+ * copied at all on the calling thread (with shared block buffers such a copy ran at a third of `memcpy`'s
+ * speed, see recycler.ts). Other chunks are copied in, at most a block's size at a time, so a block's cut
+ * is decided as if every piece had been read into place.
  */
 export class BlockSplitter {
   readonly #blockSize: number;
   readonly #maxLineBytes: number;
   readonly #onLineTooLong: () => never;
-  /** Bytes held back: the start of the next block. */
-  readonly #held: GrowableBytes;
   readonly #alloc: (size: number) => Uint8Array;
+  /** The next block's storage (null before the first byte); its first `#length` bytes are content. */
+  #next: Uint8Array | null = null;
+  #length = 0;
 
   /**
    * `alloc` gives the storage of each block (a recycled buffer, see `recycler.ts`); by default every
-   * block is a fresh array.
+   * block is a fresh array. A block is a view of the first bytes of its storage.
    */
   constructor(
     blockSize: number,
@@ -81,78 +82,85 @@ export class BlockSplitter {
     this.#blockSize = blockSize;
     this.#maxLineBytes = maxLineBytes;
     this.#onLineTooLong = onLineTooLong;
-    this.#held = new GrowableBytes(blockSize * 2);
     this.#alloc = alloc;
+  }
+
+  /**
+   * Where the next bytes of the stream may be read: a view of `blockSize` bytes just after the content not
+   * yet cut. A chunk {@link BlockSplitter.push}ed that is a prefix of this view is taken without a copy.
+   */
+  room(): Uint8Array {
+    const next = this.#reserve(this.#blockSize);
+    return next.subarray(this.#length, this.#length + this.#blockSize);
   }
 
   /** Adds bytes; returns the blocks now complete (each ends with `\n`). */
   push(chunk: Uint8Array): Uint8Array[] {
     const out: Uint8Array[] = [];
-    const held = this.#held;
-    const window = this.#blockSize * 2;
-    // The content is held[0, held.length) followed by chunk[from, chunk.length).
-    let from = 0;
-    for (;;) {
-      const kept = held.length;
-      const total = kept + chunk.length - from;
-      if (total < this.#blockSize) break;
-      // The last line end within two block sizes, else the first one after (a block never splits a line).
-      let cut = lastLineEnd(held.data, kept, chunk, from, Math.min(total, window) - 1);
-      if (cut < 0) cut = firstLineEnd(held.data, kept, chunk, from, window);
-      if (cut < 0) {
-        if (total > this.#maxLineBytes) this.#onLineTooLong();
-        break;
-      }
-      const size = cut + 1;
-      if (size <= kept) {
-        // Only when bytes were held back without a line end in reach (a long line): rare.
-        out.push(this.#takeHeld(size));
-        continue;
-      }
-      const block = this.#alloc(size);
-      block.set(held.data.subarray(0, kept));
-      block.set(chunk.subarray(from, from + size - kept), kept);
-      from += size - kept;
-      held.length = 0;
-      out.push(block);
+    const next = this.#next;
+    if (
+      next !== null && chunk.buffer === next.buffer && chunk.byteOffset === next.byteOffset + this.#length &&
+      this.#length + chunk.length <= next.length
+    ) {
+      this.#length += chunk.length;
+      this.#cut(out);
+      return out;
     }
-    if (from < chunk.length) held.append(chunk.subarray(from));
+    for (let from = 0; from < chunk.length;) {
+      const n = Math.min(chunk.length - from, this.#blockSize);
+      const into = this.#reserve(n);
+      into.set(chunk.subarray(from, from + n), this.#length);
+      this.#length += n;
+      from += n;
+      this.#cut(out);
+    }
     return out;
   }
 
   /** The rest (may lack a final `\n`), or null when nothing is left. */
   finish(): Uint8Array | null {
-    return this.#held.length === 0 ? null : this.#takeHeld(this.#held.length);
+    if (this.#length === 0) return null;
+    const rest = this.#next!.subarray(0, this.#length);
+    this.#next = null;
+    this.#length = 0;
+    return rest;
   }
 
-  /** The first `size` held bytes as a block of their own, dropped from the held bytes. */
-  #takeHeld(size: number): Uint8Array {
-    const block = this.#alloc(size);
-    block.set(this.#held.data.subarray(0, size));
-    this.#held.dropFront(size);
-    return block;
+  /** The next block's storage with room for `n` more bytes (moved to larger storage when needed). */
+  #reserve(n: number): Uint8Array {
+    const next = this.#next;
+    if (next !== null && next.length - this.#length >= n) return next;
+    // Only a line longer than a block outgrows the storage: the content moves once per doubling.
+    const grown = this.#alloc(Math.max(2 * this.#blockSize, 2 * this.#length, this.#length + n));
+    if (next !== null) grown.set(next.subarray(0, this.#length));
+    this.#next = grown;
+    return grown;
   }
-}
 
-/**
- * The position of the last `\n` at or before `at` in `held[0, kept)` followed by `chunk[from, ...)`, or -1.
- */
-function lastLineEnd(held: Uint8Array, kept: number, chunk: Uint8Array, from: number, at: number): number {
-  if (at >= kept) {
-    const inChunk = chunk.lastIndexOf(LF, from + at - kept);
-    if (inChunk >= from) return kept + inChunk - from;
-    at = kept - 1;
+  /** Cuts the blocks the content holds now into `out`. */
+  #cut(out: Uint8Array[]): void {
+    const window = this.#blockSize * 2;
+    while (this.#length >= this.#blockSize) {
+      const next = this.#next!;
+      const length = this.#length;
+      const content = next.subarray(0, length);
+      // The last line end within two block sizes, else the first one after (a block never splits a line).
+      let cut = content.lastIndexOf(LF, Math.min(length, window) - 1);
+      if (cut < 0 && length > window) cut = content.indexOf(LF, window);
+      if (cut < 0) {
+        if (length > this.#maxLineBytes) this.#onLineTooLong();
+        return;
+      }
+      const size = cut + 1;
+      // The block keeps this storage; the bytes after the cut start the next one.
+      this.#next = null;
+      this.#length = 0;
+      if (size < length) {
+        const rest = this.#reserve(length - size);
+        rest.set(content.subarray(size));
+        this.#length = length - size;
+      }
+      out.push(next.subarray(0, size));
+    }
   }
-  return at < 0 ? -1 : held.subarray(0, kept).lastIndexOf(LF, at);
-}
-
-/** The position of the first `\n` at or after `at` in `held[0, kept)` followed by `chunk[from, ...)`, or -1. */
-function firstLineEnd(held: Uint8Array, kept: number, chunk: Uint8Array, from: number, at: number): number {
-  if (at < kept) {
-    const inHeld = held.subarray(0, kept).indexOf(LF, at);
-    if (inHeld >= 0) return inHeld;
-    at = kept;
-  }
-  const inChunk = chunk.indexOf(LF, from + at - kept);
-  return inChunk < 0 ? -1 : kept + inChunk - from;
 }

@@ -38,11 +38,19 @@ Deno.test("a line that never ends trips the guard instead of growing without bou
   assert.throws(() => s.push(bytes("y".repeat(200))), /no line break/);
 });
 
-/** The splitter's rule written plainly: every chunk appended to one buffer, each block cut from its front. */
+/**
+ * The splitter's rule written plainly: every chunk appended to one buffer a block's size at a time, each
+ * block cut from its front.
+ */
 function referenceBlocks(chunks: Uint8Array[], blockSize: number): Uint8Array[] {
   let buf = new Uint8Array(0);
   const blocks: Uint8Array[] = [];
-  for (const chunk of chunks) {
+  const pieces = chunks.flatMap((c) => {
+    const out: Uint8Array[] = [];
+    for (let at = 0; at < c.length; at += blockSize) out.push(c.subarray(at, at + blockSize));
+    return out;
+  });
+  for (const chunk of pieces) {
     const joined = new Uint8Array(buf.length + chunk.length);
     joined.set(buf);
     joined.set(chunk, buf.length);
@@ -95,4 +103,61 @@ Deno.test("the guard allows exactly maxLineBytes without a line break, held back
   });
   for (let i = 0; i < 8; i++) assert.deepEqual(s.push(bytes("y".repeat(8))), []);
   assert.throws(() => s.push(bytes("y")), /no line break/);
+});
+
+Deno.test("bytes read into the splitter's room are taken in place and cut as copied chunks are", () => {
+  let seed = 11;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  for (let round = 0; round < 100; round++) {
+    const blockSize = 8 + random(120);
+    const lines: string[] = [];
+    for (let i = random(60); i >= 0; i--) {
+      lines.push("q".repeat(random(3) === 0 ? random(blockSize * 3) : random(20)));
+    }
+    const all = bytes(lines.join("\n"));
+    const storage = new Set<ArrayBufferLike>();
+    const s = new BlockSplitter(blockSize, 1 << 20, () => {
+      throw new Error("too long");
+    }, (size) => {
+      const b = new Uint8Array(size);
+      storage.add(b.buffer);
+      return b;
+    });
+    const blocks: Uint8Array[] = [];
+    const chunks: Uint8Array[] = [];
+    for (let at = 0; at < all.length;) {
+      // A reader: fills part (or all) of the room, as a short read would.
+      const room = s.room();
+      const n = Math.min(all.length - at, 1 + random(room.length));
+      room.set(all.subarray(at, at + n));
+      chunks.push(all.slice(at, at + n));
+      at += n;
+      blocks.push(...s.push(room.subarray(0, n)));
+    }
+    const rest = s.finish();
+    if (rest) blocks.push(rest);
+    for (const b of blocks) {
+      assert.ok(storage.has(b.buffer), "a block is a view of storage the splitter took");
+    }
+    assert.deepEqual(
+      blocks.map((b) => b.slice()),
+      referenceBlocks(chunks, blockSize),
+      `round ${round}, block size ${blockSize}`,
+    );
+  }
+});
+
+Deno.test("a block read in place is not copied: its bytes are the ones the reader wrote", () => {
+  const s = new BlockSplitter(8, 1 << 10, () => {
+    throw new Error("too long");
+  });
+  const room = s.room();
+  room.set(bytes("abc\nde\nf"));
+  const [block] = s.push(room.subarray(0, 8));
+  assert.equal(block.buffer, room.buffer, "the block keeps the storage it was read into");
+  assert.equal(new TextDecoder().decode(block), "abc\nde\n");
+  assert.equal(new TextDecoder().decode(s.finish()!), "f");
 });
