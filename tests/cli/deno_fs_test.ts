@@ -107,6 +107,35 @@ Deno.test("a regular file reads back whole in chunks, and at any offset, with an
   }
 });
 
+Deno.test("a read chunk lands in the storage the caller offers, a prefix of its view", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-read-into-" });
+  try {
+    const bytes = new Uint8Array(100_000).map((_, i) => (i * 7) & 0xff);
+    await Deno.writeFile(join(dir, "in.bin"), bytes);
+    const fs = new DenoEngineFs(dir);
+    const storage = new Uint8Array(new SharedArrayBuffer(300_000));
+    let at = 0;
+    const got: number[] = [];
+    const offered: Uint8Array[] = [];
+    const into = () => {
+      const view = storage.subarray(at, at + 40_000);
+      offered.push(view);
+      return view;
+    };
+    for await (const chunk of fs.readChunks("in.bin", { into })) {
+      const view = offered[offered.length - 1];
+      assert.equal(chunk.buffer, storage.buffer, "read into the offered storage");
+      assert.equal(chunk.byteOffset, view.byteOffset, "at the start of the offered view");
+      got.push(...chunk);
+      at += chunk.length;
+    }
+    assert.deepEqual(new Uint8Array(got), bytes);
+    assert.deepEqual(storage.subarray(0, bytes.length), bytes);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test({
   name: "a named pipe or a folder as input is refused by name, without waiting for a writer",
   ignore: Deno.build.os === "windows",

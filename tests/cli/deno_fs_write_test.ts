@@ -34,6 +34,33 @@ Deno.test("a staged write copies its bytes: the caller may reuse the array at on
   }
 });
 
+Deno.test("shared-memory pieces are written in place, in order with the copied ones, and reusable after", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-write-shared-" });
+  try {
+    const fs = new DenoEngineFs(dir);
+    const out = await fs.createOutput("out.csv", false);
+    if (out === "exists") throw new Error("unexpected");
+    // One shared buffer reused for every shared piece (as a parallel run's output blocks are), small shared
+    // pieces (copied) and plain pieces between them, the write buffer half full at times.
+    const shared = new Uint8Array(new SharedArrayBuffer(2_000_000));
+    const sizes = [10, 1_500_000, 300, 65_536, 700_000, 65_535, 1_999_999, 1];
+    const expected: number[] = [];
+    let fill = 0;
+    for (const [i, size] of sizes.entries()) {
+      const bytes = i % 2 === 1 ? shared.subarray(0, size) : new Uint8Array(size);
+      for (let j = 0; j < size; j++) bytes[j] = (fill + j) % 253;
+      await out.write(bytes);
+      for (let j = 0; j < size; j++) expected.push((fill + j) % 253);
+      bytes.fill(0); // reused at once: the file must not see this
+      fill += 11;
+    }
+    await out.commit();
+    assert.deepEqual(await Deno.readFile(join(dir, "out.csv")), new Uint8Array(expected));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("an aborted staged output leaves nothing behind, even with bytes still buffered", async () => {
   const dir = await Deno.makeTempDir({ prefix: "bxp-write-" });
   try {
