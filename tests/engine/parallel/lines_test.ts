@@ -67,20 +67,31 @@ function referenceBlocks(chunks: Uint8Array[], blockSize: number): Uint8Array[] 
   return blocks;
 }
 
-Deno.test("the splitter cuts where appending every chunk to one buffer would (seeded lines and chunkings)", () => {
-  let seed = 7;
-  const random = (n: number) => {
+/** A seeded generator of integers in [0, n). */
+function seeded(seed: number): (n: number) => number {
+  return (n) => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed % n;
   };
+}
+
+/**
+ * Lines from empty to several block sizes long (so cuts fall in the held bytes, the chunk and across),
+ * ending with a line feed or not.
+ */
+function seededText(random: (n: number) => number, blockSize: number): Uint8Array {
+  const lines: string[] = [];
+  for (let i = random(60); i >= 0; i--) {
+    lines.push("z".repeat(random(3) === 0 ? random(blockSize * 3) : random(20)));
+  }
+  return bytes(lines.join("\n") + (random(2) === 0 ? "\n" : ""));
+}
+
+Deno.test("the splitter cuts where appending every chunk to one buffer would (seeded lines and chunkings)", () => {
+  const random = seeded(7);
   for (let round = 0; round < 200; round++) {
     const blockSize = 8 + random(120);
-    // Lines from empty to several block sizes long, so cuts fall in the held bytes, the chunk and across.
-    const lines: string[] = [];
-    for (let i = random(60); i >= 0; i--) {
-      lines.push("z".repeat(random(3) === 0 ? random(blockSize * 3) : random(20)));
-    }
-    const all = bytes(lines.join("\n") + (random(2) === 0 ? "\n" : ""));
+    const all = seededText(random, blockSize);
     const chunks: Uint8Array[] = [];
     for (let at = 0; at < all.length;) {
       const size = 1 + random(random(2) === 0 ? blockSize * 3 : 16);
@@ -106,18 +117,10 @@ Deno.test("the guard allows exactly maxLineBytes without a line break, held back
 });
 
 Deno.test("bytes read into the splitter's room are taken in place and cut as copied chunks are", () => {
-  let seed = 11;
-  const random = (n: number) => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed % n;
-  };
+  const random = seeded(11);
   for (let round = 0; round < 100; round++) {
     const blockSize = 8 + random(120);
-    const lines: string[] = [];
-    for (let i = random(60); i >= 0; i--) {
-      lines.push("q".repeat(random(3) === 0 ? random(blockSize * 3) : random(20)));
-    }
-    const all = bytes(lines.join("\n"));
+    const all = seededText(random, blockSize);
     const storage = new Set<ArrayBufferLike>();
     const s = new BlockSplitter(blockSize, 1 << 20, () => {
       throw new Error("too long");
