@@ -128,7 +128,10 @@ class DenoStagedOutput implements StagedOutput {
     this.#exclusive = exclusive;
   }
 
-  /** Copies `bytes` (the caller may reuse them once this returns); waits while too much is queued. */
+  /**
+   * Copies `bytes`, or writes a large shared view in place (either way the caller may reuse them once this
+   * returns); waits while too much is queued.
+   */
   async write(bytes: Uint8Array): Promise<void> {
     if (this.#failure !== null) throw this.#failure;
     if (bytes.length >= DIRECT_WRITE_BYTES && bytes.buffer instanceof SharedArrayBuffer) {

@@ -71,9 +71,9 @@ export interface ReadChunksOptions {
 /** File system operations, with paths as plain strings. */
 export interface EngineFs {
   /**
-   * True when every {@link StagedOutput.write} copies its bytes before it returns, so the caller may reuse
-   * the array right away (the engine then recycles its output buffers). Default false: written arrays are
-   * never touched again.
+   * True when every {@link StagedOutput.write} is done with its bytes (copied them, or written them) by the
+   * time it returns, so the caller may reuse the array right away (the engine then recycles its output
+   * buffers). Default false: written arrays are never touched again.
    */
   readonly writesCopy?: boolean;
   /** Names of the regular files (and links to files) in `dir`, or null when `dir` does not exist. */
