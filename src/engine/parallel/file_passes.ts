@@ -43,8 +43,8 @@ export interface ParallelSetup {
   /** Watched date variables, to size the tally. */
   readonly dateChecks: number;
   /**
-   * The output's `write` copies what it is given (see `EngineFs.writesCopy`), so a block's output buffer can
-   * be reused for a later block once applied.
+   * The output's `write` is done with what it is given when it returns (see `EngineFs.writesCopy`), so a
+   * block's output buffer can be reused for a later block once applied.
    */
   readonly recycleOutput?: boolean;
   /**
