@@ -20,6 +20,7 @@
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { EngineFs, RandomAccessFile, ReadChunksOptions, StagedOutput } from "../engine/host.ts";
 import { BufferRecycler } from "../engine/parallel/recycler.ts";
+import { writeAll } from "../util/write_all.ts";
 
 const READ_CHUNK = 256 * 1024;
 
@@ -156,8 +157,7 @@ class DenoStagedOutput implements StagedOutput {
   async #writeInPlace(bytes: Uint8Array): Promise<void> {
     await this.#settle();
     try {
-      let at = 0;
-      while (at < bytes.length) at += await this.#file.write(at === 0 ? bytes : bytes.subarray(at));
+      await writeAll(this.#file, bytes);
     } catch (err) {
       this.#failure = err;
       throw err;
@@ -178,8 +178,7 @@ class DenoStagedOutput implements StagedOutput {
     const done = this.#tail.then(async () => {
       if (this.#failure !== null) return;
       try {
-        let at = 0;
-        while (at < length) at += await this.#file.write(buffer.subarray(at, length));
+        await writeAll(this.#file, buffer.subarray(0, length));
       } catch (err) {
         this.#failure = err;
       } finally {

@@ -12,14 +12,8 @@
  */
 
 import { BxtbWriter } from "../trace/bxtb.ts";
+import { writeAll } from "../util/write_all.ts";
 import type { TraceSink } from "../engine/sinks.ts";
-
-async function writeAll(w: { write(p: Uint8Array): Promise<number> }, bytes: Uint8Array): Promise<void> {
-  // `bytes` itself first: a second view of a buffer released later would cost V8's ArrayBufferDetaching
-  // protector (see `releaseWhole`).
-  let at = await w.write(bytes);
-  while (at < bytes.length) at += await w.write(bytes.subarray(at));
-}
 
 /** Size of a trace chunk written at once. */
 const CHUNK_BYTES = 256 * 1024;

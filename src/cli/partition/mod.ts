@@ -33,6 +33,7 @@ import { flagValue, hasFlag } from "../commands/argv.ts";
 import { convertPiece, type LookupEntry, mergeLookups, prePassPiece } from "./piece.ts";
 import { fileFacts, intFlag, loadSetup, PartitionError, type PartitionSetup, requiredFlag } from "./setup.ts";
 import { summarize, type SummaryRequest, UTF8_SAMPLE_BYTES } from "./summary.ts";
+import { writeAll } from "../../util/write_all.ts";
 
 /** Cap on the JSON requests read from stdin by the plan and summary modes. */
 const MAX_REQUEST_BYTES = 256 * 1024 * 1024;
@@ -42,9 +43,9 @@ const MAX_LOOKUP_BYTES = 1024 * 1024 * 1024;
 
 const encoder = new TextEncoder();
 
-async function writeAll(bytes: Uint8Array): Promise<void> {
-  let done = 0;
-  while (done < bytes.length) done += await Deno.stdout.write(bytes.subarray(done));
+/** Writes all of `bytes` to stdout. */
+function writeOut(bytes: Uint8Array): Promise<void> {
+  return writeAll(Deno.stdout, bytes);
 }
 
 async function readStdin(limit: number): Promise<Uint8Array> {
@@ -216,7 +217,7 @@ export function partitionPlan(args: readonly string[]): Promise<number> {
       ignored: names.filter((n) => !inputs.includes(n) && !ownOutputs.includes(n)),
       utf8_sample_bytes: UTF8_SAMPLE_BYTES,
     };
-    await writeAll(encoder.encode(JSON.stringify(plan) + "\n"));
+    await writeOut(encoder.encode(JSON.stringify(plan) + "\n"));
     return 0;
   });
 }
@@ -229,7 +230,7 @@ export function partitionPrepass(args: readonly string[]): Promise<number> {
     const first = intFlag(args, "--first-record", 1);
     if (first < 1) throw new PartitionError("--first-record counts from 1");
     const piece = await prePassPiece(setup, facts, first, Deno.stdin.readable);
-    await writeAll(encoder.encode(JSON.stringify(piece) + "\n"));
+    await writeOut(encoder.encode(JSON.stringify(piece) + "\n"));
     return 0;
   });
 }
@@ -263,7 +264,7 @@ export function partitionConvert(args: readonly string[]): Promise<number> {
       }
       lookups = mergeLookups(setup.plan.prePass.map((b) => b.name), parsed);
     }
-    const counts = await convertPiece(setup, facts, lookups, first, Deno.stdin.readable, writeAll);
+    const counts = await convertPiece(setup, facts, lookups, first, Deno.stdin.readable, writeOut);
     try {
       await Deno.writeTextFile(statsPath, JSON.stringify(counts) + "\n");
     } catch (err) {
@@ -298,7 +299,7 @@ export function partitionSummary(args: readonly string[]): Promise<number> {
       elapsedMs: intFlag(args, "--elapsed-ms", 0),
     });
     if (err !== "") Deno.stderr.writeSync(encoder.encode(err));
-    if (!quiet) await writeAll(encoder.encode(out));
+    if (!quiet) await writeOut(encoder.encode(out));
     return exitCodeOf(stats);
   });
 }

@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import { BXTB_MAGIC, BxtbReader } from "../../trace/bxtb.ts";
 import { formatFrame } from "../../trace/view.ts";
+import { writeAll } from "../../util/write_all.ts";
 import { readFileCapped } from "./capture.ts";
 import {
   type Finding,
@@ -199,10 +200,6 @@ export async function writeTraceText(bxtbPath: string, textPath: string, maxByte
     input.close();
     output.close();
   }
-}
-
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
-  for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
 }
 
 /** Largest findings file read back. */
