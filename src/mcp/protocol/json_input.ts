@@ -182,15 +182,15 @@ export function parseJsonMessage(text: string, maxDepth: number = MAX_JSON_DEPTH
   if (exceedsJsonDepth(text, maxDepth)) {
     return { ok: false, reason: "too_deep", detail: `message nests deeper than ${maxDepth} levels` };
   }
-  if (plainParseIsFaithful(text)) {
-    // Nothing for the reviver to do (no `__proto__`, every tracked number already canonical): a plain
-    // parse builds the same value several times faster than one calling a reviver per value.
-    try {
-      return { ok: true, value: JSON.parse(text), rawNumber: noRawNumber };
-    } catch (error) {
-      return { ok: false, reason: "syntax", detail: error instanceof Error ? error.message : String(error) };
-    }
+  // A plain parse first: when nothing needs the reviver (no `__proto__`, every tracked number already
+  // canonical) it is the answer, several times faster than one calling a reviver per value.
+  let plain: unknown;
+  try {
+    plain = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: "syntax", detail: error instanceof Error ? error.message : String(error) };
   }
+  if (plainParseIsFaithful(plain, text)) return { ok: true, value: plain, rawNumber: noRawNumber };
   const raw = new Map<object, Map<string, string>>();
   const reviver: SourceReviver = function (this: unknown, key, value, context) {
     if (key === "__proto__") return undefined;
@@ -215,19 +215,44 @@ export function parseJsonMessage(text: string, maxDepth: number = MAX_JSON_DEPTH
 
 const noRawNumber = (): undefined => undefined;
 
-/** The tracked keys as they appear in the text when written without escapes (escapes send a message to the reviver). */
-const TRACKED_KEYS: readonly string[] = [...VERBATIM_NUMBER_KEYS].map((key) => `"${key}"`);
+/**
+ * Whether `value`, the plain `JSON.parse` of `text`, is exactly what the reviver of
+ * {@link parseJsonMessage} would build: no `__proto__` key anywhere (a plain parse keeps it as an own key,
+ * so the walk sees it), and every number under a tracked key written as a double prints it (so no source
+ * text needs keeping). A tracked number is looked up in the text by its key, which an escape could hide
+ * (a key spelt `"\u0069d"` is still `id`): then any `\u` in the text sends the message to the reviver.
+ * Conservative: any doubt sends the message down the reviver path.
+ */
+function plainParseIsFaithful(value: unknown, text: string): boolean {
+  const tracked = new Set<string>();
+  if (!plainValueIsSafe(value, tracked)) return false;
+  if (tracked.size === 0) return true;
+  if (text.includes("\\u")) return false;
+  for (const key of tracked) {
+    if (!trackedNumbersPrint(text, `"${key}"`)) return false;
+  }
+  return true;
+}
 
 /**
- * Whether a plain `JSON.parse` of `text` gives exactly what the reviver of {@link parseJsonMessage} would:
- * no `__proto__` anywhere, no `\u` escape (a key spelt `"\u0069d"` is still `id`), and every number under
- * a tracked key written as a double prints it (so no source text needs keeping). Conservative: any doubt
- * sends the message down the reviver path.
+ * No `__proto__` key in `value` at any depth; the tracked keys holding a number are added to `tracked`.
+ * Recursive: the text was refused beforehand when it nests deeper than the limit.
  */
-function plainParseIsFaithful(text: string): boolean {
-  if (text.includes("__proto__") || text.includes("\\u")) return false;
-  for (const key of TRACKED_KEYS) {
-    if (!trackedNumbersPrint(text, key)) return false;
+function plainValueIsSafe(value: unknown, tracked: Set<string>): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!plainValueIsSafe(item, tracked)) return false;
+    return true;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (key === "__proto__") return false;
+    const member = record[key];
+    if (typeof member === "number") {
+      if (VERBATIM_NUMBER_KEYS.has(key)) tracked.add(key);
+    } else if (!plainValueIsSafe(member, tracked)) {
+      return false;
+    }
   }
   return true;
 }

@@ -100,6 +100,15 @@ Deno.test("the plain-parse fast path keeps every source digit and drops what the
   const proto = parseJsonMessage('{"id":1,"params":{"__proto__":{"x":1},"y":2}}');
   assert.ok(proto.ok);
   assert.deepEqual(Object.keys((proto.value as { params: object }).params), ["y"]);
+  // The walk finds `__proto__` inside arrays too, and an escape without a tracked number changes nothing.
+  const inArray = parseJsonMessage(
+    '{"id":"a","params":{"rows":[{"__proto__":{"x":1},"y":2}],"s":"\\u0041"}}',
+  );
+  assert.ok(inArray.ok);
+  const params2 = (inArray.value as { params: { rows: object[]; s: string } }).params;
+  assert.deepEqual(Object.keys(params2.rows[0]), ["y"]);
+  assert.equal(Object.getPrototypeOf(params2.rows[0]), Object.prototype);
+  assert.equal(params2.s, "A");
   // A tracked key inside a string value is a false hit: it only costs the fast path, never correctness.
   const inString = parseJsonMessage('{"id":3,"params":{"text":"\\"id\\":1.0"}}');
   assert.ok(inString.ok);
