@@ -96,7 +96,8 @@ export function emitNodeJson(node: JsonNode): string {
       return out + "]";
     }
     case "string":
-      return zigJsonString(node.value);
+      // The parser saw every character already: a plain value needs no scan.
+      return node.plain === true ? '"' + node.value + '"' : zigJsonString(node.value);
     case "number":
       return numberText(node.raw, node.value);
     case "bool":

@@ -44,7 +44,11 @@ export interface JsonEntry {
 export type JsonNode =
   | { kind: "object"; entries: JsonEntry[]; pos: SourcePos }
   | { kind: "array"; items: JsonNode[]; pos: SourcePos }
-  | { kind: "string"; value: string; pos: SourcePos }
+  /**
+   * `plain`: the value holds no character JSON escapes (`"`, `\\`, U+0000-U+001F), so its JSON text is the
+   * value between double quotes. Set by the parser, which sees every character anyway; false when unsure.
+   */
+  | { kind: "string"; value: string; pos: SourcePos; plain?: boolean }
   | { kind: "number"; value: number; raw: string; pos: SourcePos }
   | { kind: "bool"; value: boolean; pos: SourcePos }
   | { kind: "null"; pos: SourcePos };
@@ -279,7 +283,7 @@ class Parser {
     const off = this.byte, line = this.line, col = this.col;
     if (c === 34 || c === 39) {
       const value = this.parseString();
-      return { kind: "string", value, pos: this.pos(off, line, col) };
+      return { kind: "string", value, pos: this.pos(off, line, col), plain: this.stringPlain };
     }
     if (c === 45 || c === 43 || c === 46 || (c >= 48 && c <= 57)) return this.parseNumber();
     if (this.startsIdentifier(c) || c === 92) {
@@ -452,6 +456,9 @@ class Parser {
     return n;
   }
 
+  /** Whether the last string {@link parseString} read holds no character JSON escapes (see `JsonNode`). */
+  stringPlain = false;
+
   parseString(): string {
     const t = this.text;
     const end = this.end;
@@ -462,6 +469,8 @@ class Parser {
     // The hot loop keeps index, byte and column in locals and copies runs of plain characters in one slice.
     let i = this.i, byte = this.byte, column = this.col;
     let run = i;
+    // No escape and no character JSON escapes seen so far (an escape may decode to anything: not plain).
+    let plain = true;
     for (;;) {
       if (i >= end) this.fail(UNTERMINATED_STRING, off, line, col);
       const c = t.charCodeAt(i);
@@ -469,16 +478,22 @@ class Parser {
         this.i = i + 1;
         this.byte = byte + 1;
         this.col = column + 1;
+        this.stringPlain = plain;
         return out + t.slice(run, i);
       }
       if (c < 0x80) {
-        if (c === 10 || c === 13) this.fail(UNTERMINATED_STRING, off, line, col);
+        // A control character, or a `"` inside a single-quoted string.
+        if (c < 0x20 || c === 34) {
+          if (c === 10 || c === 13) this.fail(UNTERMINATED_STRING, off, line, col);
+          plain = false;
+        }
         if (c !== 92) {
           i++;
           byte++;
           column++;
           continue;
         }
+        plain = false;
         out += t.slice(run, i);
         this.i = i;
         this.byte = byte;

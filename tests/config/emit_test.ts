@@ -110,6 +110,8 @@ Deno.test("emit: a node emitted directly reads exactly as through the output tre
     Deno.readTextFileSync(new URL("../../samples/demo/bxp-cli.json", import.meta.url)),
     "{ a: [0x1F, -0, +1, .5, 1e400, -Infinity, NaN, 123456789012345678901234567890], b: {}, c: [], d: null }",
     "[true, false, 'q\"\\\\\\u0001\u2028', { '': { '': [] } }]",
+    // Raw characters JSON escapes, in strings the parser does not mark plain.
+    "{ a: 'say \"hi\"', b: 'tab\there', c: 'ctl\u0001x', d: \"\u00e9\ud83d\ude00\", e: 'back\\\\slash' }",
   ];
   for (const text of texts) {
     const node = parseJson5(text).value as JsonNode;

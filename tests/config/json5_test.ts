@@ -15,6 +15,18 @@ function value(text: string): JsonNode {
   return r.value as JsonNode;
 }
 
+Deno.test("json5: a string is marked plain only when it holds no character JSON escapes", () => {
+  const v = value(`{ a: "x y é", b: 'say "hi"', c: "tab\there", d: "no\\tab", e: 'it\\'s', f: "\u0001" }`);
+  const marks = v.kind === "object"
+    ? v.entries.map((e) => [e.key, e.value.kind === "string" ? e.value.plain : undefined])
+    : [];
+  // An escape may decode to anything, so a string holding one is never marked (e: \' is harmless).
+  assert.deepEqual(marks, [["a", true], ["b", false], ["c", false], ["d", false], ["e", false], [
+    "f",
+    false,
+  ]]);
+});
+
 Deno.test("json5: comments, unquoted keys, single quotes and trailing commas", () => {
   const v = value(`// head
   { a: 1, /* block */ 'b': 'it''s', "c": [1, 2,], $d_1: { e: null, }, }`.replace("it''s", "it\\'s"));
