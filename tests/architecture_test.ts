@@ -74,6 +74,16 @@ Deno.test("the core never imports an adapter", () => {
   assert.deepEqual(violations(files, (s) => /^src\/(cli|mcp)\//.test(s) || s === "main.ts"), []);
 });
 
+Deno.test("the core never imports the host's path functions (they read the process's platform and directory)", () => {
+  const files = CORE.flatMap(sources);
+  assert.deepEqual(violations(files, (s) => s === "src/util/host_path.ts"), []);
+});
+
+Deno.test("bxp-cli and bxp-mcp import no node:path (the Node layer it loads delays every start)", () => {
+  const files = [...sources("src/cli"), ...sources("src/mcp"), "main.ts"];
+  assert.deepEqual(violations(files, (s) => s === "node:path" || s === "node:url"), []);
+});
+
 Deno.test("the MCP protocol layer knows no bxp", () => {
   const files = sources("src/mcp/protocol");
   assert.deepEqual(

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { dirname, resolve } from "node:path";
+import { dirname, resolve } from "../util/host_path.ts";
 import { bxpCliLine, type Diagnostic, loadConfigChecked } from "../config/model.ts";
 import { reportOverall, runConversion, type TemplateSummary, templateSummary } from "../engine/run.ts";
 import { exitCodeOf, newStats, type SectionStats } from "../engine/stats.ts";

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve, sep } from "../util/host_path.ts";
 import type { EngineFs, RandomAccessFile, ReadChunksOptions, StagedOutput } from "../engine/host.ts";
 import { BufferRecycler } from "../engine/parallel/recycler.ts";
 import { writeAll } from "../util/write_all.ts";

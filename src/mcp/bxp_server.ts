@@ -6,7 +6,7 @@
  * @module
  */
 
-import { parse } from "node:path";
+import { fromFileUrl, rootOf } from "../util/host_path.ts";
 import { VERSION } from "../version.ts";
 import { ClientRoots, DEFAULT_ROOTS_TIMEOUT_MS, McpServer } from "./protocol/mod.ts";
 import { SERVER_INSTRUCTIONS } from "./help.ts";
@@ -111,18 +111,15 @@ function clientRootResolver(
     if (root === null) return refuse(`the client's root ${uri} cannot be opened`);
     // A whole file system as the project is never what a client means to share (it may be its own
     // working directory, started in `/`): the same accident --root avoids.
-    if (parse(root.path).root === root.path) return refuse(`the client's root ${uri} is a file system root`);
+    if (rootOf(root.path) === root.path) return refuse(`the client's root ${uri} is a file system root`);
     return root;
   };
 }
 
 async function openClientRoot(uri: string): Promise<ProjectRoot | null> {
-  // Loaded on first use: many sessions never learn a root from the client, and every module a session
-  // thread loads at startup delays its first answer.
-  const { fileURLToPath } = await import("node:url");
   let path: string;
   try {
-    path = fileURLToPath(uri);
+    path = fromFileUrl(uri);
   } catch {
     return null; // e.g. a host name other than localhost, or a malformed URL
   }

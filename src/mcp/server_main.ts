@@ -15,7 +15,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../util/host_path.ts";
 import { type HttpFlags, parseMcpArgs } from "./cli_args.ts";
 import { SERVER_NAME, versionText } from "./identity.ts";
 import { logToStderr } from "./stderr_log.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { dirname, resolve } from "node:path";
+import { dirname, resolve } from "../../util/host_path.ts";
 import { DEFAULT_CONFIG, isSafeCliPath } from "../args.ts";
 import { findTemplate } from "../../templates/mod.ts";
 import { flagValue } from "./argv.ts";

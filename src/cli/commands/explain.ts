@@ -7,7 +7,7 @@
  * @module
  */
 
-import { join, resolve } from "node:path";
+import { join, resolve } from "../../util/host_path.ts";
 import { bxpCliLine, loadConfigChecked } from "../../config/model.ts";
 import { planTemplate } from "../../engine/plan.ts";
 import { selectInputs } from "../../engine/convert_template.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { dirname, relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "../../util/host_path.ts";
 import { draftConfig } from "../../draft/draft.ts";
 import { annotateConfig } from "../../inspect/annotate.ts";
 import { DEFAULT_CONFIG, isSafeCliPath } from "../args.ts";

@@ -9,8 +9,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, dirname, fromFileUrl, join } from "../../util/host_path.ts";
 import {
   buildLibrary,
   type LibraryFile,
@@ -25,7 +24,7 @@ const MAX_TEMPLATE_BYTES = 1024 * 1024;
 export function libraryFolders(): { source: TemplateSource; dir: string | null; note: string | null }[] {
   const exec = Deno.execPath();
   const programDir = /^deno(\.exe)?$/i.test(basename(exec))
-    ? fileURLToPath(new URL("../../../", import.meta.url))
+    ? fromFileUrl(new URL("../../../", import.meta.url))
     : dirname(exec);
   const folders: { source: TemplateSource; dir: string | null; note: string | null }[] = [
     { source: "program", dir: join(programDir, "templates"), note: null },

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { dirname, resolve } from "node:path";
+import { dirname, resolve } from "../../util/host_path.ts";
 import type { EngineFs, RandomAccessFile, ReadChunksOptions, StagedOutput } from "../../engine/host.ts";
 import { DenoEngineFs } from "../deno_fs.ts";
 

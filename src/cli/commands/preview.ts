@@ -6,7 +6,7 @@
  * @module
  */
 
-import { basename } from "node:path";
+import { basename } from "../../util/host_path.ts";
 import { parseCsvBytes } from "../../formats/csv_reader.ts";
 import { decodeBytes } from "../../formats/encoding.ts";
 import { sniffCsv } from "../../draft/sniff.ts";

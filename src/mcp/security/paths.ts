@@ -25,7 +25,7 @@
  */
 
 import { loadNodeFs, nodeFs, type NodeStats } from "./node_fs.ts";
-import { join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "../../util/host_path.ts";
 import { concatBytes } from "../../util/bytes.ts";
 
 /** Longest accepted relative path, in UTF-8 bytes. */

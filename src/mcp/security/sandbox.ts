@@ -15,7 +15,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../util/host_path.ts";
 
 /** What the worker is allowed, computed at startup. */
 export interface SandboxPlan {

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../../util/host_path.ts";
 import { foldersUnchangedSync, type Identity, type ProjectRoot, protectedFolderIn } from "./paths.ts";
 
 /** A file found by the walk. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, fromFileUrl, join } from "../../util/host_path.ts";
 import { ENTRY_MODULES, entryPointFlags } from "../../distribution/entry_points.ts";
 import { type Captured, MAX_CAPTURE_BYTES, readCapped } from "./capture.ts";
 import { type CliProgress, StderrFilter } from "./progress.ts";
@@ -76,9 +76,6 @@ export function denoCliHost(): CliHost {
 export async function resolveBxpCli(host: CliHost): Promise<CliCommand> {
   const exe = basename(host.execPath).toLowerCase();
   if (exe === "deno" || exe === "deno.exe") {
-    // Loaded here, not at startup: only `deno run` needs it, and every module a session thread loads at
-    // startup delays its first answer.
-    const { fileURLToPath } = await import("node:url");
     if (host.repoRoot.protocol !== "file:") {
       throw new CliNotFoundError("cannot locate the bxp-cli entry of this checkout", host.repoRoot.href);
     }
@@ -88,9 +85,9 @@ export async function resolveBxpCli(host: CliHost): Promise<CliCommand> {
       flags = entryPointFlags(await host.readTextFile(denoJsonUrl), "bxp-cli");
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      throw new CliNotFoundError(`cannot read the bxp-cli task flags: ${why}`, fileURLToPath(denoJsonUrl));
+      throw new CliNotFoundError(`cannot read the bxp-cli task flags: ${why}`, fromFileUrl(denoJsonUrl));
     }
-    const entry = fileURLToPath(new URL(ENTRY_MODULES["bxp-cli"], host.repoRoot));
+    const entry = fromFileUrl(new URL(ENTRY_MODULES["bxp-cli"], host.repoRoot));
     return { program: host.execPath, prefixArgs: ["run", ...flags, entry] };
   }
   const cli = join(dirname(host.execPath), host.os === "windows" ? "bxp-cli.exe" : "bxp-cli");

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../../util/host_path.ts";
 import { BXTB_MAGIC, BxtbReader } from "../../trace/bxtb.ts";
 import { formatFrame } from "../../trace/view.ts";
 import { writeAll } from "../../util/write_all.ts";

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../../util/host_path.ts";
 import type { ResourceContents, ResourceEntry, ResourceProvider } from "../protocol/resources.ts";
 import { writeTraceText } from "./readback.ts";
 

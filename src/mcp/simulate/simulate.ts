@@ -12,7 +12,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../../util/host_path.ts";
 import { getMember, parseJson5 } from "../../config/json5.ts";
 import { templateIo } from "../../inspect/templates.ts";
 import { type ResourceLink, toCallToolResult, type ToolCall, type ToolResult } from "../protocol/mod.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { basename } from "node:path";
+import { basename } from "../../util/host_path.ts";
 import { parseEncoding } from "../../formats/encoding.ts";
 import { stringArg } from "./args.ts";
 import { loadToolCore } from "./core_loader.ts";

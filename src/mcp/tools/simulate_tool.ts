@@ -5,7 +5,7 @@
  * @module
  */
 
-import { basename } from "node:path";
+import { basename } from "../../util/host_path.ts";
 import {
   type BxpTool,
   CONFIG_ARG,
