@@ -148,7 +148,15 @@ function nativeRawInflate(): boolean {
   }
 }
 
-const NATIVE = nativeRawInflate();
+let nativeAnswer: boolean | null = null;
+
+/**
+ * {@link nativeRawInflate}, asked once on first need: the first `DecompressionStream` loads the runtime's
+ * compression module, 7-15 ms of every thread's start when it was asked at import.
+ */
+function hasNativeRawInflate(): boolean {
+  return nativeAnswer ??= nativeRawInflate();
+}
 
 /** fflate's streaming inflate as a transform (where the runtime has no native raw inflate). */
 function fflateInflate(): TransformStream<Uint8Array, Uint8Array> {
@@ -193,7 +201,7 @@ function slicer(size: number): TransformStream<Uint8Array, Uint8Array> {
  */
 export function memberInflateStream(
   facts: MemberFacts,
-  native: boolean = NATIVE,
+  native: boolean = hasNativeRawInflate(),
 ): { writable: WritableStream<Uint8Array>; readable: ReadableStream<Uint8Array> } {
   checkMethod(facts);
   let produced = 0;
