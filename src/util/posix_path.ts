@@ -1,15 +1,16 @@
 /**
  * POSIX path arithmetic with `node:path`'s answers (its `posix` functions, checked against them by a
- * differential test), without loading Deno's Node compatibility layer: importing any `node:` module costs a
- * process 10-30 ms before its first line runs, most of bxp-mcp's cold start on a small VM. Pure strings: the
- * working directory comes from the caller.
+ * differential test), without loading Deno's Node compatibility layer: the first `node:` module a thread
+ * imports costs it 10-30 ms, a good part of bxp-mcp's cold start on a small VM. Pure strings: the working
+ * directory comes from the caller.
  *
  * @example
  * ```ts
- * import { dirname, join, relative, resolve } from "./posix_path.ts";
+ * import { dirname, join, relativeFrom, resolveFrom } from "./posix_path.ts";
+ * const cwd = () => "/work";
  * join("data", "../out/", "x.csv"); // "out/x.csv"
- * resolve("/work", "data", "..", "x"); // "/work/x"
- * relative("/work/a/b", "/work/c"); // "../../c"
+ * resolveFrom(cwd, "data", "..", "x"); // "/work/x"
+ * relativeFrom(cwd, "a/b", "/work/c"); // "../../c"
  * dirname("/work/a/b/"); // "/work/a"
  * ```
  * @module
