@@ -3,15 +3,28 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DenoEngineFs } from "../../src/cli/deno_fs.ts";
+import type { StagedOutput } from "../../src/engine/host.ts";
 
-Deno.test("a staged write copies its bytes: the caller may reuse the array at once", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "bxp-write-" });
+/** Runs `body` on a fresh staged `out.csv` of the real adapter in a temp folder, removed afterwards. */
+async function withOutput(
+  prefix: string,
+  body: (out: StagedOutput, dir: string, fs: DenoEngineFs) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix });
   try {
     const fs = new DenoEngineFs(dir);
-    assert.equal(fs.writesCopy, true);
     const out = await fs.createOutput("out.csv", false);
     assert.notEqual(out, "exists");
     if (out === "exists") return;
+    await body(out, dir, fs);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("a staged write copies its bytes: the caller may reuse the array at once", async () => {
+  await withOutput("bxp-write-", async (out, dir, fs) => {
+    assert.equal(fs.writesCopy, true);
     const reused = new Uint8Array(3000);
     const expected: number[] = [];
     // Pieces of every size around the internal buffer size, the same array overwritten after each write.
@@ -29,17 +42,11 @@ Deno.test("a staged write copies its bytes: the caller may reuse the array at on
     const written = await Deno.readFile(join(dir, "out.csv"));
     assert.equal(written.length, expected.length);
     assert.deepEqual(written, new Uint8Array(expected));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("shared-memory pieces are written in place, in order with the copied ones, and reusable after", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "bxp-write-shared-" });
-  try {
-    const fs = new DenoEngineFs(dir);
-    const out = await fs.createOutput("out.csv", false);
-    if (out === "exists") throw new Error("unexpected");
+  await withOutput("bxp-write-shared-", async (out, dir) => {
     // One shared buffer reused for every shared piece (as a parallel run's output blocks are), small shared
     // pieces (copied) and plain pieces between them, the write buffer half full at times.
     const shared = new Uint8Array(new SharedArrayBuffer(2_000_000));
@@ -56,24 +63,16 @@ Deno.test("shared-memory pieces are written in place, in order with the copied o
     }
     await out.commit();
     assert.deepEqual(await Deno.readFile(join(dir, "out.csv")), new Uint8Array(expected));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("an aborted staged output leaves nothing behind, even with bytes still buffered", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "bxp-write-" });
-  try {
-    const fs = new DenoEngineFs(dir);
-    const out = await fs.createOutput("out.csv", false);
-    if (out === "exists") throw new Error("unexpected");
+  await withOutput("bxp-write-", async (out, dir) => {
     await out.write(new Uint8Array(10));
     await out.write(new Uint8Array(3 * 1024 * 1024));
     await out.abort();
     assert.deepEqual([...Deno.readDirSync(dir)], []);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("staged outputs written one after another (and side by side) reuse write buffers without mixing bytes", async () => {
