@@ -13,7 +13,8 @@
  * The same holds between the inputs of a run: each file converted in blocks leaves its reader's and block
  * splitter's buffers (and the rest of its pass) behind on the main thread, and V8 collected them only once
  * tens of megabytes had piled up. Twelve 144 MB inputs in one run peaked at 140-160 MB, and at 127-132 MB
- * with a collection after each file's main pass (the main thread's alone; the worker's added nothing).
+ * with a collection after each file's main pass (the main thread's alone; the worker's added nothing). That
+ * collection now runs when the next file's pass starts, so a run's last input does not pay for it.
  *
  * @example
  * ```ts

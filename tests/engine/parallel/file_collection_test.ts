@@ -1,19 +1,22 @@
 /**
- * Each input converted in blocks is followed by one full collection on the main thread, so a run of many
- * large inputs does not carry every earlier file's dead buffers (see src/engine/gc_hint.ts). V8 reports a
- * collection asked for by `gc()` as "testing" under `--trace-gc`.
+ * A run collects garbage on the main thread once between two inputs it converts in blocks, so a run of
+ * many large inputs does not carry every earlier file's dead buffers, and not after the last, when nothing
+ * would reuse the memory (see src/engine/gc_hint.ts). V8 reports a collection asked for by `gc()` as
+ * "testing" under `--trace-gc`.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { entryArgs } from "../../_support/processes.ts";
 
-Deno.test("a run collects garbage once after each input it converted in blocks", async () => {
+Deno.test("a run collects garbage between the inputs it converts in blocks, not after the last", async () => {
   const dir = await Deno.makeTempDir({ prefix: "bxp-file-gc-" });
   try {
     let csv = "id,name\n";
     for (let i = 0; i < 2000; i++) csv += `${i},name${i}\n`;
     for (const name of ["a", "b", "c"]) await Deno.writeTextFile(join(dir, `${name}.in.csv`), csv);
+    // "d" alone is large enough for a threshold of 40 000 bytes (the others are about 20 KB).
+    await Deno.writeTextFile(join(dir, "d.in.csv"), csv + csv.slice("id,name\n".length));
     await Deno.writeTextFile(join(dir, "small.in.csv"), "id,name\n1,x\n");
     await Deno.writeTextFile(
       join(dir, "c.json"),
@@ -35,8 +38,11 @@ Deno.test("a run collects garbage once after each input it converted in blocks",
       assert.equal(out.code, 0, text);
       return text.split("\n").filter((line) => line.includes(" testing;")).length;
     };
-    // The three 20 KB inputs go through blocks, the one-row input does not: three collections.
+    // Four inputs go through blocks, the one-row input does not: a collection before each block pass but
+    // the first.
     assert.equal(await collections("1024"), 3);
+    // One input in blocks: nothing before it to collect, and nothing after it needs the memory.
+    assert.equal(await collections("40000"), 0);
     // Nothing converted in blocks: none.
     assert.equal(await collections(String(1 << 30)), 0);
   } finally {
