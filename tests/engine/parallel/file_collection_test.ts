@@ -15,7 +15,7 @@ Deno.test("a run collects garbage between the inputs it converts in blocks, not 
     let csv = "id,name\n";
     for (let i = 0; i < 2000; i++) csv += `${i},name${i}\n`;
     for (const name of ["a", "b", "c"]) await Deno.writeTextFile(join(dir, `${name}.in.csv`), csv);
-    // "d" alone is large enough for a threshold of 40 000 bytes (the others are about 20 KB).
+    // "d" (52 KB) alone is over a threshold of 40 000 bytes; "a", "b" and "c" are 26 KB each.
     await Deno.writeTextFile(join(dir, "d.in.csv"), csv + csv.slice("id,name\n".length));
     await Deno.writeTextFile(join(dir, "small.in.csv"), "id,name\n1,x\n");
     await Deno.writeTextFile(
