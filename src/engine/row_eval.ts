@@ -161,7 +161,9 @@ export class RowEvaluator {
     // Copies need every writer to take copied values, and no debug output (its dumps show every field).
     const copies = sinks.debug === null && typeof sinks.out.writeRowRaw === "function" &&
       (sinks.combined === null || typeof sinks.combined.writeRowRaw === "function");
-    if (!copies) return;
+    // A positional read (FIELDS(n)) may read any field, also past the header's width or with no header at
+    // all: then every field is decoded as a string (no lazy fields, so no copies either).
+    if (!copies || plan.readColumns === null) return;
     const columns = ctx.columns;
     this.#copyColumn = Int32Array.from(plan.verbatimColumns, (c) => c === null ? -1 : columns.get(c) ?? -1);
     const indexes = plan.inputVars.map((_, k) => k);
@@ -197,12 +199,9 @@ export class RowEvaluator {
     let width = 0;
     for (const i of columns.values()) width = Math.max(width, i + 1);
     const wanted = new Uint8Array(width);
-    if (plan.readColumns === null) wanted.fill(1);
-    else {
-      for (const name of plan.readColumns) {
-        const i = columns.get(name);
-        if (i !== undefined) wanted[i] = 1;
-      }
+    for (const name of plan.readColumns) {
+      const i = columns.get(name);
+      if (i !== undefined) wanted[i] = 1;
     }
     this.lazyFields = wanted;
   }

@@ -14,12 +14,16 @@
 
 import { type Node, walk } from "./ast.ts";
 import { parseExpression } from "./parser.ts";
+import { findFunction } from "./registry.ts";
 
 /** What an expression reads from the record. */
 export interface FieldReads {
   /** Column names of its `[Column]` references, in source order (repeats kept). */
   columns: string[];
-  /** True when it calls `FIELDS(n)`, which can read any field by position. */
+  /**
+   * True when it calls a function that reads the record by position rather than by name (the registry's
+   * `needs: "fields"`, e.g. `FIELDS(n)`): then any field may be read, and every field must be decoded.
+   */
   positional: boolean;
   /** The column name when the whole expression is one `[Column]`, else null. */
   column: string | null;
@@ -42,8 +46,13 @@ export function readsOfTree(ast: Node | null): FieldReads {
   if (ast.kind === "field") reads.column = ast.name;
   walk(ast, (n) => {
     if (n.kind === "field") reads.columns.push(n.name);
-    else if (n.kind === "call" && n.upper === "FIELDS") reads.positional = true;
-    else if (n.kind === "call" && n.upper === "RECORD_NUM") reads.recordNumber = true;
+    else if (n.kind === "call") {
+      // Unknown names never reach here (they do not compile), but reading them as positional keeps an
+      // unlisted reader on the slow, every-field path rather than on one that hands it "".
+      const spec = findFunction(n.upper);
+      if (spec === undefined || spec.needs === "fields") reads.positional = true;
+      if (n.upper === "RECORD_NUM") reads.recordNumber = true;
+    }
   });
   return reads;
 }
