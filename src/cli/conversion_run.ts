@@ -119,13 +119,15 @@ function envNumber(name: string): number | null {
  * Block workers (see {@link evaluatorCount}). The pool starts on the first large file, so small runs pay
  * nothing for it.
  */
-function parallelOptions(): {
+function parallelOptions(reference: boolean): {
   options: ParallelOptions | null;
   threads: number;
   workers: WorkerSet | null;
   close(): void;
 } {
-  const evaluators = evaluatorCount(Deno.env.get("BXP_WORKERS") ?? null, navigator.hardwareConcurrency);
+  const evaluators = reference
+    ? 1
+    : evaluatorCount(Deno.env.get("BXP_WORKERS") ?? null, navigator.hardwareConcurrency);
   if (evaluators < 2) return { options: null, threads: evaluators, workers: null, close() {} };
   // One thread per extra evaluator, started on first need: the unpacking of archives and then the block
   // pool run on the same threads.
@@ -223,6 +225,7 @@ async function run(
   threads: { count: number; workers: WorkerSet | null },
   progress: ProgressCounters | null,
   source: ConfigText | null,
+  reference: boolean,
 ): Promise<{ overall: SectionStats; templates: TemplateSummary[]; aborted: boolean }> {
   const started = performance.now();
   const env = {
@@ -239,6 +242,7 @@ async function run(
     workers: threads.workers,
     progress,
     strict: o.strict,
+    reference,
   };
   const overall = newStats();
   const fail = (message: string | null) => {
@@ -321,7 +325,9 @@ export async function runConversionCommand(o: CliOptions, source: ConfigText | n
     }
     trace = traceOut;
   }
-  const workers = parallelOptions();
+  // BXP_REFERENCE=1: the engine's reference mode (serial, no fast path), for the differential tests only.
+  const reference = Deno.env.get("BXP_REFERENCE") === "1";
+  const workers = parallelOptions(reference);
   const counters: ProgressCounters = { records: 0, bytes: 0, totalBytes: 0 };
   let ticker: ProgressTicker | null = null;
   let decide: ReturnType<typeof setInterval> | undefined;
@@ -360,6 +366,7 @@ export async function runConversionCommand(o: CliOptions, source: ConfigText | n
       { count: workers.threads, workers: workers.workers },
       counters,
       source,
+      reference,
     );
   } finally {
     workers.close();

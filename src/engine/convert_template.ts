@@ -52,6 +52,12 @@ export interface RunEnv {
   readonly progress?: ProgressCounters | null;
   /** `--strict`: findings are errors and the outputs they concern are not written. */
   readonly strict?: boolean;
+  /**
+   * The reference mode: templates planned without any fast path (`PlanOptions.reference`). Not a user
+   * feature: the differential tests compare every production path with it. Pair it with no
+   * {@link RunEnv.parallel} and no container workers for the whole slow path.
+   */
+  readonly reference?: boolean;
 }
 
 /** The combined output name of a template (`1-<id>-combined<file_pattern_out>`). */

@@ -13,6 +13,7 @@
 import {
   type CompiledExpr,
   compileExpression,
+  compileExpressionGeneral,
   compileWithReads,
   type FieldReads,
   fieldReads,
@@ -116,23 +117,29 @@ class Slots {
  */
 type ReadsBySource = Map<string, FieldReads>;
 
-function compileNoting(source: string, reads: ReadsBySource | null): CompiledExpr {
-  if (reads === null) return compileExpression(source);
-  const compiled = compileWithReads(source);
-  reads.set(source, compiled.reads);
+/** How a plan is compiled (see {@link PlanOptions}). */
+interface Compiler {
+  readonly fast: boolean;
+  readonly reads: ReadsBySource | null;
+}
+
+function compileNoting(source: string, c: Compiler): CompiledExpr {
+  if (c.reads === null) return c.fast ? compileExpression(source) : compileExpressionGeneral(source);
+  const compiled = compileWithReads(source, c.fast);
+  c.reads.set(source, compiled.reads);
   return compiled.expr;
 }
 
 function planVars(
   entries: readonly (readonly [string, string])[],
   slots: Slots,
-  reads: ReadsBySource | null,
+  c: Compiler,
 ): PlannedVar[] {
   return entries.map(([name, source]) => ({
     name,
     slot: slots.of(name),
     source,
-    expr: compileNoting(source, reads),
+    expr: compileNoting(source, c),
   }));
 }
 
@@ -176,34 +183,48 @@ function skipSet(rows: readonly (readonly PlannedVar[])[], inputNames: ReadonlyS
   return skip;
 }
 
+/** How {@link planTemplate} compiles. */
+export interface PlanOptions {
+  /**
+   * The reference plan: every expression compiled without fast paths (no folding, no specialisation), no
+   * bare-column copies, and every field read, so the CSV parser decodes all of them. Slow and plainly
+   * bxp's semantics: the differential tests hold every fast path to it (`BXP_REFERENCE=1` in bxp-cli).
+   */
+  readonly reference?: boolean;
+}
+
 /** Compiles a template; throws `ExprError` when an expression does not compile. */
 export function planTemplate(
   template: TemplateConfig,
   globalMaps: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  options: PlanOptions = {},
 ): TemplatePlan {
+  const reference = options.reference === true;
   const slots = new Slots();
   const dateSlot = slots.of(DATE_VAR);
   const actionSlot = slots.of(ACTION_VAR);
   const noted: ReadsBySource = new Map();
-  const inputVars = planVars(template.inputSchema, slots, noted);
+  const main: Compiler = { fast: !reference, reads: noted };
+  const inputVars = planVars(template.inputSchema, slots, main);
   const inputNames = new Set(inputVars.map((v) => v.name));
   const rules: PlannedRule[] = (template.rowRules ?? []).map((rule) => {
-    const rows = rule.rows.map((row) => planVars(row, slots, noted));
+    const rows = rule.rows.map((row) => planVars(row, slots, main));
     return {
       whenSource: rule.when,
-      when: compileNoting(rule.when, noted),
+      when: compileNoting(rule.when, main),
       rows,
       skip: skipSet(rows, inputNames),
       plain: rows.length === 1 && rows[0].length === 0,
     };
   });
+  const side: Compiler = { fast: !reference, reads: null };
   const prePass = template.prePass.map((block) => ({
     name: block.name,
     whenSource: block.when,
-    when: compileExpression(block.when),
+    when: compileNoting(block.when, side),
     keySource: block.key,
-    key: compileExpression(block.key),
-    values: planVars(block.values, new Slots(), null),
+    key: compileNoting(block.key, side),
+    values: planVars(block.values, new Slots(), side),
   }));
   const dateChecks = planDateChecks(inputVars);
   const others: string[] = dateChecks.map((c) => c.input.source);
@@ -228,7 +249,9 @@ export function planTemplate(
     dateSlot,
     actionSlot,
     dateChecks,
-    ...planFieldReads(inputVars, others, noted),
+    ...(reference
+      ? { verbatimColumns: inputVars.map(() => null), readColumns: null, readsRecordNumber: true }
+      : planFieldReads(inputVars, others, noted)),
   };
 }
 

@@ -134,7 +134,7 @@ export async function runConversion(req: RunRequest, env: RunEnv): Promise<RunRe
   const plans: TemplatePlan[] = [];
   for (const s of selected) {
     try {
-      plans.push(planTemplate(s.template, req.config.maps));
+      plans.push(planTemplate(s.template, req.config.maps, { reference: env.reference === true }));
     } catch (err) {
       if (!(err instanceof ExprError)) throw err;
       env.reporter.fatal(`error: template '${s.template.id}': ${err.error}: ${err.detail}\n`);

@@ -82,7 +82,7 @@ export function compileExpressionGeneral(src: string): CompiledExpr {
 /**
  * {@link compileExpression} and the fields `src` reads ({@link fieldReads}), from one parse: the engine's
  * planner needs both of every expression, and a second parse was most of the garbage of planning a wide
- * template.
+ * template. `fast: false` compiles it as {@link compileExpressionGeneral} does (the engine's reference mode).
  *
  * @example
  * ```ts
@@ -91,10 +91,10 @@ export function compileExpressionGeneral(src: string): CompiledExpr {
  * reads.columns; // ["Amount"]
  * ```
  */
-export function compileWithReads(src: string): { expr: CompiledExpr; reads: FieldReads } {
+export function compileWithReads(src: string, fast = true): { expr: CompiledExpr; reads: FieldReads } {
   const ast = parseExpression(src);
   const reads = readsOfTree(ast); // taken before building: the builder may fold parts of the tree
-  return { expr: compileTree(src, ast, true), reads };
+  return { expr: compileTree(src, ast, fast), reads };
 }
 
 function compileWith(src: string, fast: boolean): CompiledExpr {

@@ -15,7 +15,12 @@ import { emptyContext } from "./context.ts";
 import { staticCheck } from "./check.ts";
 import { ExprError } from "./errors.ts";
 
-export { type CompiledExpr, compileExpression, compileWithReads } from "./compile.ts";
+export {
+  type CompiledExpr,
+  compileExpression,
+  compileExpressionGeneral,
+  compileWithReads,
+} from "./compile.ts";
 export { type CallTrace, emptyContext, type EvalContext, type LookupTables } from "./context.ts";
 export {
   type ArgFact,
