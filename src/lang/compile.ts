@@ -28,6 +28,7 @@ import {
 import { charge, MAX_EVAL_WORK, MAX_VALUE_CHARS, meter, metered, resultTooLarge } from "./budget.ts";
 import { ExprError } from "./errors.ts";
 import { type FieldReads, readsOfTree } from "./field_reads.ts";
+import { startEvaluation, writtenAsIs } from "./as_written.ts";
 import { parseExpression } from "./parser.ts";
 import { arityText, findFunction, FUNCTION_NAMES } from "./registry.ts";
 import type { ArgSpec, EagerImpl, Evaluator, FunctionSpec } from "./spec.ts";
@@ -109,15 +110,19 @@ function compileTree(src: string, ast: Node | null, fast: boolean): CompiledExpr
     source: src,
     evaluate(ctx: EvalContext): string {
       meter.used = 0;
+      startEvaluation();
       const v = tree(ctx);
-      return typeof v === "string" ? canonicalNumericString(v) : valueToString(v);
+      if (typeof v !== "string") return valueToString(v);
+      return writtenAsIs(v) ? v : canonicalNumericString(v);
     },
     evaluateValue(ctx: EvalContext): Value {
       meter.used = 0;
+      startEvaluation();
       return tree(ctx);
     },
     evaluateBool(ctx: EvalContext): boolean {
       meter.used = 0;
+      startEvaluation();
       return toBool(tree(ctx));
     },
   };
@@ -292,8 +297,10 @@ class Builder {
         } catch {
           spec = undefined;
         }
+        // A result written as it is (see as_written.ts) is marked when it is computed: never folded, so
+        // neither is anything around it.
         pure = argsPure && spec !== undefined && spec.needs === "none" && !spec.rowVarying &&
-          !READS_CONTEXT.has(spec.name);
+          !READS_CONTEXT.has(spec.name) && spec.writtenAsIs !== true;
         break;
       }
     }

@@ -5,7 +5,7 @@
  * @example
  * ```ts
  * import { FUNCTIONS, findFunction } from "./registry.ts";
- * FUNCTIONS.length; // 67
+ * FUNCTIONS.length; // 71
  * findFunction("abs")?.signature; // "ABS(x)"
  * ```
  * @module
@@ -20,6 +20,7 @@ import * as lookup from "./functions/lookup.ts";
 import * as numbers from "./functions/numbers.ts";
 import * as row from "./functions/row.ts";
 import * as dates from "./functions/dates.ts";
+import * as written from "./functions/written.ts";
 
 const expr = (name: string): ArgSpec => ({ name, kind: "expr" });
 const str = (name: string): ArgSpec => ({ name, kind: "string" });
@@ -333,6 +334,22 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     eager: text.endsWithImpl,
   },
   {
+    name: "AS_TEXT",
+    category: "text",
+    signature: "AS_TEXT(value)",
+    description:
+      "The value's text, written exactly as it is: `AS_TEXT([Id])` keeps `1111.0` and `185.50` where a plain `[Id]` is written in the shortest numeric form (`1111`, `185.5`).",
+    example: "AS_TEXT('185.50')",
+    exampleResult: "185.50",
+    args: [expr("value")],
+    minArgs: 1,
+    maxArgs: 1,
+    rowVarying: false,
+    writtenAsIs: true,
+    needs: "none",
+    eager: written.asTextImpl,
+  },
+  {
     name: "LEN",
     category: "text",
     signature: "LEN(s)",
@@ -499,6 +516,51 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     rowVarying: false,
     needs: "none",
     eager: numbers.roundImpl,
+  },
+  {
+    name: "MROUND",
+    category: "numbers",
+    signature: "MROUND(x, m)",
+    description:
+      "Rounds `x` to the nearest multiple of `m`, halves away from zero (MROUND(7.5, 5) gives 10); 0 when `m` is 0.",
+    example: "MROUND(12.34, 0.05)",
+    exampleResult: "12.35",
+    args: [num("x"), num("m")],
+    minArgs: 2,
+    maxArgs: 2,
+    rowVarying: false,
+    needs: "none",
+    eager: numbers.mroundImpl,
+  },
+  {
+    name: "SIGN",
+    category: "numbers",
+    signature: "SIGN(x)",
+    description: "-1 when `x` is negative, 1 when it is positive, 0 for zero.",
+    example: "SIGN(-12.5)",
+    exampleResult: "-1",
+    args: [num("x")],
+    minArgs: 1,
+    maxArgs: 1,
+    rowVarying: false,
+    needs: "none",
+    eager: numbers.signImpl,
+  },
+  {
+    name: "FORMAT_NUMBER",
+    category: "numbers",
+    signature: "FORMAT_NUMBER(x, decimals [, decimal_separator [, group_separator]])",
+    description:
+      'Writes `x` with exactly `decimals` places (0-12, rounded halves away from zero), the given decimal separator (default ".") and group separator (default none): FORMAT_NUMBER(1234.5, 2, \',\', \' \') gives "1 234,50". Unlike every other value, its text is written as it is, not in the shortest form (`185.50` stays `185.50`). csv_decimal_separator_out still rewrites the "." of a plain decimal.',
+    example: "FORMAT_NUMBER(185.5, 2)",
+    exampleResult: "185.50",
+    args: [num("x"), clamp("decimals", 0, 12), str("decimal_separator"), str("group_separator")],
+    minArgs: 2,
+    maxArgs: 4,
+    rowVarying: false,
+    writtenAsIs: true,
+    needs: "none",
+    eager: written.formatNumberImpl,
   },
   {
     name: "FLOOR",

@@ -68,6 +68,11 @@ export interface FunctionSpec {
   readonly parity?: "odd-or-two";
   /** Value changes between rows without any column reference (NOW, RAND, FIELDS, ...). */
   readonly rowVarying: boolean;
+  /**
+   * Its text result is written exactly as it is, not in the shortest numeric form (`FORMAT_NUMBER`): the
+   * implementation marks it with `asWritten` (see `as_written.ts`), and calls to it are never folded.
+   */
+  readonly writtenAsIs?: boolean;
   /** Context the function needs beyond its arguments. */
   readonly needs: "none" | "fields" | "source" | "prepass";
   readonly eager?: EagerImpl;

@@ -7,12 +7,15 @@
 import { ExprError } from "../errors.ts";
 import {
   ceilDecimal,
+  divRoundHalfAway,
   floorDecimal,
+  inRange,
   modDecimal,
   negDecimal,
   OVERFLOW,
   powDecimal,
   roundDecimal,
+  SCALE,
   sqrtDecimal,
   truncDecimal,
 } from "../decimal.ts";
@@ -33,6 +36,22 @@ export const absImpl: EagerImpl = (args) => {
   if (x >= 0n) return x;
   const r = negDecimal(x);
   if (r === OVERFLOW) throw overflow("ABS");
+  return r;
+};
+
+/** SIGN(x): -1, 0 or 1. */
+export const signImpl: EagerImpl = (args) => {
+  const x = toNumber(args[0]);
+  return x > 0n ? SCALE : x < 0n ? -SCALE : 0n;
+};
+
+/** MROUND(x, m): the multiple of `m` nearest to `x`, halves away from zero; 0 when `m` is 0. */
+export const mroundImpl: EagerImpl = (args) => {
+  const x = toNumber(args[0]);
+  const m = toNumber(args[1]);
+  if (m === 0n) return 0n;
+  const r = divRoundHalfAway(x, m) * m;
+  if (!inRange(r)) throw overflow("MROUND");
   return r;
 };
 
@@ -125,15 +144,25 @@ function trimSpaces(s: string): string {
   return s.slice(start, end);
 }
 
-/** PRICE_VALUE(s): drop a leading currency symbol and anything after the first space. */
+/**
+ * PRICE_VALUE(s): drop a leading currency symbol and anything after the first space. A sign before the
+ * symbol (`-$1250.65`, as US exports write debits) is kept in front of the amount; bxp returns such text
+ * unchanged, which no later number function accepts.
+ */
 export const priceValueImpl: EagerImpl = (args) => {
   let r = trimSpaces(args[0] as string);
+  let sign = "";
+  if ((r.startsWith("-") || r.startsWith("+")) && SYMBOLS.some(([symbol]) => r.startsWith(symbol, 1))) {
+    sign = r[0] === "-" ? "-" : "";
+    r = r.slice(1);
+  }
   for (const [symbol] of SYMBOLS) {
     if (r.startsWith(symbol)) {
       r = r.slice(symbol.length);
       break;
     }
   }
+  if (sign !== "") r = sign + r;
   const space = r.indexOf(" ");
   return space < 0 ? r : r.slice(0, space);
 };
