@@ -8,7 +8,14 @@
 
 import { fromFileUrl, rootOf } from "../util/host_path.ts";
 import { VERSION } from "../version.ts";
-import { ClientRoots, DEFAULT_ROOTS_TIMEOUT_MS, McpServer } from "./protocol/mod.ts";
+import {
+  ClientRoots,
+  DEFAULT_ROOTS_TIMEOUT_MS,
+  McpServer,
+  requestRoots,
+  type RootsState,
+  type ToolCall,
+} from "./protocol/mod.ts";
 import { SERVER_INSTRUCTIONS } from "./help.ts";
 import { SERVER_NAME, SERVER_TITLE } from "./identity.ts";
 import { PathGuardError, ProjectRoot } from "./security/paths.ts";
@@ -85,12 +92,14 @@ export function createBxpServer(options: BxpServerOptions): McpServer {
  * The root from the client's MCP roots: exactly one `file://` root, opened through {@link ProjectRoot}
  * like `--root` (once per URI); null for zero or several, a client without the capability, a root that
  * cannot be opened, or a file system root (`/`, `C:\`). Each refusal is logged once per distinct answer.
+ * A legacy session's roots are asked with `roots/list` after its handshake; a modern call's come with
+ * the call itself (asked for with an `InputRequiredResult` when the request declares roots).
  */
 function clientRootResolver(
   server: McpServer,
   log: (message: string) => void,
   timeoutMs: number,
-): () => Promise<ProjectRoot | null> {
+): (call?: ToolCall) => Promise<ProjectRoot | null> {
   const roots = new ClientRoots(server, { timeoutMs, log });
   let opened: { uri: string; root: Promise<ProjectRoot | null> } | null = null;
   let lastRefusal = "";
@@ -99,8 +108,8 @@ function clientRootResolver(
     lastRefusal = why;
     return null;
   };
-  return async () => {
-    const state = await roots.current();
+  return async (call) => {
+    const state: RootsState = call?.modern ? requestRoots(call) : await roots.current();
     if (state.kind === "unsupported") return refuse("the client does not offer MCP roots");
     if (state.kind === "unavailable") return refuse(state.reason);
     const files = state.roots.filter((r) => r.uri.toLowerCase().startsWith("file://"));

@@ -41,10 +41,28 @@ export {
   type SessionEnd,
   type StdioOptions,
 } from "./stdio.ts";
-export { ClientRoots, DEFAULT_ROOTS_TIMEOUT_MS, type Root, type RootsState } from "./roots.ts";
+export {
+  ClientRoots,
+  DEFAULT_ROOTS_TIMEOUT_MS,
+  requestRoots,
+  type Root,
+  ROOTS_INPUT_KEY,
+  type RootsState,
+} from "./roots.ts";
+export {
+  ALL_SUPPORTED_VERSIONS,
+  type EraVerdict,
+  InputRequired,
+  LOG_LEVELS,
+  MetaKey,
+  ModernErrorCode,
+  type ModernRequest,
+  readEra,
+} from "./modern.ts";
 export { DEFAULT_PEER_REQUEST_TIMEOUT_MS, type PeerFailure, PeerRequestError } from "./peer_requests.ts";
 export {
   LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
   negotiateProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./versions.ts";

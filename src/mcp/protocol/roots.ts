@@ -6,8 +6,9 @@
  * @module
  */
 
-import type { McpServer } from "./server.ts";
+import type { McpServer, ToolCall } from "./server.ts";
 import { PeerRequestError } from "./peer_requests.ts";
+import { InputRequired } from "./modern.ts";
 
 /** One root as the client declared it. */
 export interface Root {
@@ -130,6 +131,22 @@ export class ClientRoots {
       this.#log(`roots/list: ${state.reason}`);
     }
   }
+}
+
+/** The `inputRequests` key under which {@link requestRoots} asks a modern client for its roots. */
+export const ROOTS_INPUT_KEY = "roots";
+
+/**
+ * The roots of a modern-era call, from that request alone (the server may not send requests of its own
+ * in that era, and must not infer them from other requests): the `roots/list` answer the client gave in
+ * `inputResponses` on a retry; else, when the request declares the `roots` capability, throws
+ * {@link InputRequired} so the server asks for them with an `InputRequiredResult`; else `unsupported`.
+ */
+export function requestRoots(call: ToolCall): RootsState {
+  const answer = call.inputResponses?.[ROOTS_INPUT_KEY];
+  if (answer !== undefined) return readRoots(answer);
+  if (!isRecord(call.modern?.clientCapabilities.roots)) return { kind: "unsupported" };
+  throw new InputRequired({ [ROOTS_INPUT_KEY]: { method: "roots/list" } });
 }
 
 /** Validate a `roots/list` result: `{ roots: [{ uri, name? }] }`, ignoring extra members. */

@@ -3,6 +3,11 @@
  * an injected `send`. It knows the MCP handshake, the tool catalog, progress and cancellation; it knows
  * nothing of what the tools do.
  *
+ * It is dual-era (see the 2026-07-28 page "Versioning and Compatibility"): an `initialize` selects the
+ * legacy semantics of the revision it negotiates, for the connection; a request whose `params._meta`
+ * names a modern protocol version is served statelessly by 2026-07-28 rules (`modern.ts`), from what that
+ * request alone says, whether or not the connection also has a legacy session.
+ *
  * @module
  */
 
@@ -24,6 +29,20 @@ import { DEFAULT_MAX_ANSWER_BYTES, overBudget } from "./answer_budget.ts";
 import { settleWithin } from "./settle.ts";
 import { toCallToolResult, toolFailure, type ToolResult } from "./tool_result.ts";
 import { negotiateProtocolVersion } from "./versions.ts";
+import {
+  ALL_SUPPORTED_VERSIONS,
+  type CacheHint,
+  CATALOG_CACHE,
+  InputRequired,
+  MetaKey,
+  missingInputCapabilities,
+  ModernErrorCode,
+  type ModernRequest,
+  modernResult,
+  modernResultJson,
+  readEra,
+  RESOURCE_CACHE,
+} from "./modern.ts";
 
 export type { ToolResult } from "./tool_result.ts";
 export type { RequestId } from "./jsonrpc.ts";
@@ -108,6 +127,16 @@ export interface ToolCall {
   fail(message: string): ToolResult;
   /** How the answer may be written by another thread; absent or null when it must come back through the server. */
   readonly direct?: DirectAnswer | null;
+  /**
+   * For a modern-era request, what it declared (version, its own client capabilities, log level); null
+   * for a legacy one, whose client capabilities are {@link McpServer.clientCapabilities}.
+   */
+  readonly modern?: ModernRequest | null;
+  /**
+   * A modern retry's `params.inputResponses` (the client's answers, by key, to an {@link InputRequired}
+   * this server raised on an earlier attempt), or null. Client-controlled: validate before use.
+   */
+  readonly inputResponses?: Record<string, unknown> | null;
 }
 
 /**
@@ -168,6 +197,12 @@ export type NotificationListener = (params: unknown) => void;
 /** Work run when the session ends (e.g. stop child processes); bounded by {@link McpServer.close}. */
 export type CloseHook = () => Promise<void> | void;
 
+/** A `subscriptions/listen` stream that is open: ended by the client's cancel or the session's end. */
+interface Subscription {
+  readonly id: WireId;
+  readonly emit: Send;
+}
+
 /** Settled value of a call whose signal fired before its handler finished. */
 const ABORTED: unique symbol = Symbol("aborted");
 
@@ -194,6 +229,7 @@ export class McpServer {
   readonly #tools = new Map<string, ToolDefinition>();
   readonly #unavailable: ReadonlyMap<string, string>;
   readonly #inFlight = new Map<string, InFlightCall>();
+  readonly #subscriptions = new Map<string, Subscription>();
   readonly #providers: ResourceProvider[] = [];
   readonly #listeners = new Map<string, Set<NotificationListener>>();
   readonly #closeHooks: CloseHook[] = [];
@@ -209,6 +245,8 @@ export class McpServer {
   #clientInfo: ClientInfo | null = null;
   #clientCapabilities: Record<string, unknown> | null = null;
   #clientInitialized = false;
+  /** Whether a modern request has been answered (the first one runs the after-initialize hooks). */
+  #modernSeen = false;
   #closed: Promise<void> | null = null;
 
   /** Create a server announcing `options` in its `initialize` result. */
@@ -240,8 +278,9 @@ export class McpServer {
   }
 
   /**
-   * Run `hook` after each `initialize` answer has been emitted: the place to start preparing what the first
-   * calls will need without delaying the handshake (a client may send its first call before, or without,
+   * Run `hook` after each `initialize` answer has been emitted, and after the answer to the first modern
+   * request (which has no handshake): the place to start preparing what the first calls will need without
+   * delaying the handshake (a client may send its first call before, or without,
    * `notifications/initialized`). A throwing hook is logged, never fatal.
    */
   afterInitialize(hook: () => void): void {
@@ -310,6 +349,17 @@ export class McpServer {
   }
 
   async #shutDown(reason: string, handlerGraceMs: number, hookGraceMs: number): Promise<void> {
+    // A subscription the server ends gets its completion result: the client learns it closed cleanly.
+    for (const subscription of this.#subscriptions.values()) {
+      const { id } = subscription;
+      subscription.emit(
+        resultResponse(
+          id,
+          modernResult({ _meta: { [MetaKey.subscriptionId]: id.wire } }, this.#serverInfo()),
+        ),
+      );
+    }
+    this.#subscriptions.clear();
     this.cancelAll(reason);
     this.#peer.close();
     if (!await settleWithin([...this.#handlerWork], handlerGraceMs)) {
@@ -498,6 +548,8 @@ export class McpServer {
       if (!isRecord(params)) return;
       const target = toWireId(params.requestId, rawNumber(params, "requestId"));
       const call = target === null ? undefined : this.#inFlight.get(target.key);
+      // A cancelled subscription just ends: the spec asks for no response to a cancelled request.
+      if (target !== null) this.#subscriptions.delete(target.key);
       // Unknown or finished ids are normal (the call may have just completed) and are ignored.
       if (call !== undefined) {
         const reason = typeof params.reason === "string" ? clip(params.reason) : "cancelled by the client";
@@ -518,16 +570,27 @@ export class McpServer {
     emit: Send,
   ): Promise<void> {
     const params = message.params;
+    // `initialize` is the legacy handshake whatever its `_meta` says; anything else is modern when its
+    // `_meta` names a modern version (refused when it names an unknown one).
+    if (method !== "initialize") {
+      const verdict = readEra(params);
+      if (verdict.era === "refused") {
+        emit(errorResponse(id, verdict.code, verdict.message, verdict.data));
+        return;
+      }
+      if (verdict.era === "modern") {
+        await this.#handleModern(id, method, message, rawNumber, emit, verdict.request);
+        if (!this.#modernSeen) {
+          this.#modernSeen = true;
+          this.#runInitializeHooks();
+        }
+        return;
+      }
+    }
     switch (method) {
       case "initialize":
         emit(resultResponse(id, this.#initialize(params)));
-        for (const hook of this.#initializeHooks) {
-          try {
-            hook();
-          } catch (error) {
-            this.#log(`an after-initialize hook failed: ${describeError(error)}`);
-          }
-        }
+        this.#runInitializeHooks();
         return;
       case "ping":
         emit(resultResponse(id, {}));
@@ -536,7 +599,7 @@ export class McpServer {
         emit(resultResponse(id, { tools: [...this.#tools.values()].map(listedTool) }));
         return;
       case "tools/call":
-        await this.#callTool(id, message, rawNumber, emit);
+        await this.#callTool(id, message, rawNumber, emit, null);
         return;
       case "resources/list":
         this.#listResources(id, params, emit);
@@ -562,19 +625,134 @@ export class McpServer {
     }
   }
 
+  #runInitializeHooks(): void {
+    for (const hook of this.#initializeHooks) {
+      try {
+        hook();
+      } catch (error) {
+        this.#log(`an after-initialize hook failed: ${describeError(error)}`);
+      }
+    }
+  }
+
+  /**
+   * Serve one modern (2026-07-28) request from what it carries alone. Removed or unadvertised methods
+   * (`ping`, `logging/setLevel`, `prompts/*`, `completion/complete`) are -32601, as the schema prescribes
+   * for a method gated behind a capability the server did not advertise.
+   */
+  async #handleModern(
+    id: WireId,
+    method: string,
+    message: Record<string, unknown>,
+    rawNumber: RawNumberLookup,
+    emit: Send,
+    modern: ModernRequest,
+  ): Promise<void> {
+    const params = message.params;
+    const resources = this.#providers.length > 0;
+    switch (method) {
+      case "server/discover":
+        this.#emitModern(id, this.#discover(), emit, CATALOG_CACHE);
+        return;
+      case "tools/list":
+        // No cursor is ever handed out (one page), so any cursor is not one of ours.
+        if (isRecord(params) && params.cursor !== undefined) {
+          emit(errorResponse(id, ErrorCode.invalidParams, "Invalid params: unknown cursor"));
+          return;
+        }
+        // Registration order: the same on every request of the process, as the spec asks for caching.
+        this.#emitModern(id, { tools: [...this.#tools.values()].map(listedTool) }, emit, CATALOG_CACHE);
+        return;
+      case "tools/call":
+        await this.#callTool(id, message, rawNumber, emit, modern);
+        return;
+      case "subscriptions/listen":
+        this.#listen(id, params, emit);
+        return;
+      case "resources/list":
+        if (!resources) break;
+        this.#listResources(id, params, emit, RESOURCE_CACHE);
+        return;
+      case "resources/templates/list":
+        if (!resources) break;
+        if (isRecord(params) && params.cursor !== undefined) {
+          emit(errorResponse(id, ErrorCode.invalidParams, "Invalid params: unknown cursor"));
+          return;
+        }
+        this.#emitModern(id, { resourceTemplates: [] }, emit, CATALOG_CACHE);
+        return;
+      case "resources/read":
+        if (!resources) break;
+        await this.#readResource(id, params, emit, RESOURCE_CACHE);
+        return;
+    }
+    emit(errorResponse(id, ErrorCode.methodNotFound, "Method not found", { method: clip(method) }));
+  }
+
+  /** The `server/discover` result (without the modern members {@link #emitModern} adds). */
+  #discover(): Record<string, unknown> {
+    const result: Record<string, unknown> = {
+      supportedVersions: [...ALL_SUPPORTED_VERSIONS],
+      capabilities: this.#capabilities(),
+    };
+    if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
+    return result;
+  }
+
+  /**
+   * Open a `subscriptions/listen` stream. This server sends no change notifications (its tools never
+   * change, and resource changes are not announced), so it acknowledges an empty filter, the subset it
+   * honours, and holds the stream until the client cancels it or the session ends.
+   */
+  #listen(id: WireId, params: unknown, emit: Send): void {
+    if (!isRecord(params) || !isRecord(params.notifications)) {
+      emit(errorResponse(id, ErrorCode.invalidParams, "Invalid params: 'notifications' must be an object"));
+      return;
+    }
+    if (this.#subscriptions.has(id.key) || this.#inFlight.has(id.key)) {
+      emit(errorResponse(id, ErrorCode.invalidRequest, "Invalid request: id is already in use"));
+      return;
+    }
+    this.#subscriptions.set(id.key, { id, emit });
+    emit(notificationMessage("notifications/subscriptions/acknowledged", {
+      _meta: { [MetaKey.subscriptionId]: id.wire },
+      notifications: {},
+    }));
+  }
+
+  /** Send a modern result (`resultType`, caching hints, serverInfo), or -32603 when over the budget. */
+  #emitModern(id: WireId, result: Record<string, unknown>, emit: Send, cache?: CacheHint): void {
+    this.#emitBounded(id, modernResult(result, this.#serverInfo(), cache), emit);
+  }
+
+  /** The server's `Implementation`: in the `initialize` result, and in every modern result's `_meta`. */
+  #serverInfo(): Record<string, unknown> {
+    const { name, title, version } = this.#options;
+    const serverInfo: Record<string, unknown> = { name };
+    if (title !== undefined) serverInfo.title = title;
+    serverInfo.version = version;
+    return serverInfo;
+  }
+
+  /** What the server offers: the same for both eras. */
+  #capabilities(): Record<string, unknown> {
+    const capabilities: Record<string, unknown> = { tools: { listChanged: false } };
+    if (this.#providers.length > 0) capabilities.resources = {};
+    return capabilities;
+  }
+
   #initialize(params: unknown): Record<string, unknown> {
     const request = isRecord(params) ? params : {};
     const protocolVersion = negotiateProtocolVersion(request.protocolVersion);
     this.#protocolVersion = protocolVersion;
     this.#clientInfo = readClientInfo(request.clientInfo);
     this.#clientCapabilities = isRecord(request.capabilities) ? request.capabilities : {};
-    const { name, title, version, instructions } = this.#options;
-    const serverInfo: Record<string, unknown> = { name };
-    if (title !== undefined) serverInfo.title = title;
-    serverInfo.version = version;
-    const capabilities: Record<string, unknown> = { tools: { listChanged: false } };
-    if (this.#providers.length > 0) capabilities.resources = {};
-    const result: Record<string, unknown> = { protocolVersion, capabilities, serverInfo };
+    const { instructions } = this.#options;
+    const result: Record<string, unknown> = {
+      protocolVersion,
+      capabilities: this.#capabilities(),
+      serverInfo: this.#serverInfo(),
+    };
     if (instructions !== undefined) result.instructions = instructions;
     return result;
   }
@@ -584,6 +762,7 @@ export class McpServer {
     message: Record<string, unknown>,
     rawNumber: RawNumberLookup,
     emit: Send,
+    modern: ModernRequest | null,
   ): Promise<void> {
     const invalid = (text: string, data?: ErrorData) =>
       emit(errorResponse(id, ErrorCode.invalidParams, text, data));
@@ -604,7 +783,7 @@ export class McpServer {
     }
     const earlier = this.#inFlight.get(id.key);
     // A call whose answer another thread already wrote is over for the client, which may reuse its id.
-    if (earlier !== undefined && !(earlier.answered?.() ?? false)) {
+    if ((earlier !== undefined && !(earlier.answered?.() ?? false)) || this.#subscriptions.has(id.key)) {
       emit(
         errorResponse(
           id,
@@ -617,7 +796,8 @@ export class McpServer {
     const progressToken = readProgressToken(params, rawNumber);
     const entry: InFlightCall = { controller: new AbortController(), state: "running", answered: null };
     this.#inFlight.set(id.key, entry);
-    const offer = this.#direct;
+    // A direct writer produces a legacy result line; a modern one needs `resultType` and `_meta` too.
+    const offer = modern === null ? this.#direct : null;
     const direct: DirectAnswer | null = offer === null ? null : {
       idJson: JSON.stringify(id.wire),
       maxLineBytes: offer.maxLineBytes,
@@ -640,6 +820,8 @@ export class McpServer {
       },
       fail: toolFailure,
       direct,
+      modern,
+      inputResponses: modern !== null && isRecord(params.inputResponses) ? params.inputResponses : null,
     };
 
     let outcome: ToolResult | typeof ABORTED;
@@ -659,6 +841,12 @@ export class McpServer {
       tracked.finally(() => this.#handlerWork.delete(tracked));
       outcome = await settledOrAborted(work, entry.controller.signal);
     } catch (error) {
+      if (error instanceof InputRequired && modern !== null && entry.state === "running") {
+        if (this.#inFlight.get(id.key) === entry) this.#inFlight.delete(id.key);
+        entry.state = "done";
+        this.#answerInputRequired(id, error, modern, emit);
+        return;
+      }
       outcome = toolFailure(describeError(error));
       if (entry.state === "running") this.#log(`tool '${tool.name}' threw: ${describeError(error)}`);
     } finally {
@@ -679,39 +867,73 @@ export class McpServer {
       this.#log(`tool '${tool.name}' returned a result without text`);
       outcome = toolFailure(`tool '${tool.name}' returned no text`);
     }
-    let json = typeof outcome.json === "string"
-      ? resultLine(JSON.stringify(id.wire), outcome.json)
-      : resultResponse(id, toCallToolResult(outcome, tool.allowStructured));
+    const shape = (result: ToolResult) =>
+      modern === null ? resultResponse(id, toCallToolResult(result, tool.allowStructured)) : resultResponse(
+        id,
+        modernResult({ ...toCallToolResult(result, tool.allowStructured) }, this.#serverInfo()),
+      );
+    let json = typeof outcome.json !== "string" ? shape(outcome) : resultLine(
+      JSON.stringify(id.wire),
+      modern === null ? outcome.json : modernResultJson(outcome.json, JSON.stringify(this.#serverInfo())),
+    );
     const bytes = this.#overBudget(json);
     if (bytes !== null) {
       this.#log(`tool '${tool.name}' answered ${bytes} bytes, over the ${this.#maxAnswerBytes}-byte budget`);
       const hint = this.#options.answerTooLargeHint ?? "narrow the request";
-      json = resultResponse(
-        id,
-        toCallToolResult(
-          toolFailure(
-            `the answer was ${bytes} bytes, over this server's limit of ${this.#maxAnswerBytes} bytes for ` +
-              `one message; ${hint}`,
-          ),
-          tool.allowStructured,
+      json = shape(
+        toolFailure(
+          `the answer was ${bytes} bytes, over this server's limit of ${this.#maxAnswerBytes} bytes for ` +
+            `one message; ${hint}`,
         ),
       );
     }
     emit(json);
   }
 
-  #listResources(id: WireId, params: unknown, emit: Send): void {
+  /**
+   * Answer a modern call with an `InputRequiredResult`, or with -32021 when it asks for input the
+   * request's client capabilities do not declare (the spec forbids sending such an input request).
+   */
+  #answerInputRequired(id: WireId, input: InputRequired, modern: ModernRequest, emit: Send): void {
+    const missing = missingInputCapabilities(input.inputRequests, modern.clientCapabilities);
+    if (missing !== null) {
+      emit(
+        errorResponse(
+          id,
+          ModernErrorCode.missingRequiredClientCapability,
+          "Missing required client capability",
+          {
+            requiredCapabilities: missing,
+          },
+        ),
+      );
+      return;
+    }
+    const result: Record<string, unknown> = { inputRequests: input.inputRequests };
+    if (input.requestState !== undefined) result.requestState = input.requestState;
+    // Interim results carry no caching hints.
+    this.#emitBounded(id, modernResult(result, this.#serverInfo(), undefined, "input_required"), emit);
+  }
+
+  /** `resources/list`; `cache` given for a modern request (which also shapes the result). */
+  #listResources(id: WireId, params: unknown, emit: Send, cache?: CacheHint): void {
     const answer = listResources(this.#providers, params, (message) => this.#log(message));
     if ("error" in answer) {
       emit(errorResponse(id, answer.error.code, answer.error.message, answer.error.data));
-    } else this.#emitBounded(id, answer.result, emit);
+    } else if (cache !== undefined) this.#emitModern(id, answer.result, emit, cache);
+    else this.#emitBounded(id, answer.result, emit);
   }
 
-  async #readResource(id: WireId, params: unknown, emit: Send): Promise<void> {
+  /** `resources/read`; `cache` given for a modern request, where "not found" is -32602 (2026-07-28). */
+  async #readResource(id: WireId, params: unknown, emit: Send, cache?: CacheHint): Promise<void> {
     const answer = await readResource(this.#providers, params, (message) => this.#log(message));
     if ("error" in answer) {
-      emit(errorResponse(id, answer.error.code, answer.error.message, answer.error.data));
-    } else this.#emitBounded(id, answer.result, emit);
+      const code = cache !== undefined && answer.error.code === ErrorCode.resourceNotFound
+        ? ErrorCode.invalidParams
+        : answer.error.code;
+      emit(errorResponse(id, code, answer.error.message, answer.error.data));
+    } else if (cache !== undefined) this.#emitModern(id, answer.result, emit, cache);
+    else this.#emitBounded(id, answer.result, emit);
   }
 
   /** The UTF-8 size of `json` when it is over the answer budget, else null. */

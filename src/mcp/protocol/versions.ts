@@ -16,6 +16,13 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
 ];
 
 /**
+ * The modern revisions this layer serves: no handshake, the version and the client's capabilities on every
+ * request (`params._meta`), answered statelessly (see `modern.ts`). Never the answer to `initialize`,
+ * which always selects the legacy era.
+ */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
+
+/**
  * Pick the revision to answer `initialize` with: the client's own when supported (the spec requires the
  * echo), otherwise the latest, leaving the client to decide whether it can live with that.
  *

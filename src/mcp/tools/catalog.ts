@@ -391,7 +391,9 @@ export function registerBxpTools(
         // The entry's answer terms travel with the call (a direct answer written by a worker needs them too).
         const toolCall: BxpCall = { ...call, budget, allowStructured: tool.allowStructured };
         // The budget always reaches the tool, so one that can trim itself (bxp_simulate) knows it.
-        const result = await tool.run({ ...checked.args, max_bytes: budget }, toolCall, bound);
+        // The root is asked with the call: a modern request carries its own roots (or is asked for them).
+        const callContext: ToolContext = { ...bound, root: () => bound.root(call) };
+        const result = await tool.run({ ...checked.args, max_bytes: budget }, toolCall, callContext);
         if (result.answered) return result; // already written, within the budget
         const size = answerBytes(result, tool.allowStructured, budget);
         return size > budget ? overBudget(tool.name, size, budget, tool.narrowHint) : result;

@@ -25,9 +25,9 @@ export interface ToolContext {
   /**
    * The project root that `path` / `csv_path` arguments are relative to, or null when none is known (then
    * path arguments are refused with guidance). Asked per call: with no `--root`, the root comes from the
-   * client's MCP roots, which arrive after `initialize`.
+   * client's MCP roots, which arrive after `initialize` (legacy) or with the call itself (modern, `call`).
    */
-  root(): Promise<ProjectRoot | null>;
+  root(call?: ToolCall): Promise<ProjectRoot | null>;
   /** Whether bxp-mcp was started with `--allow-write` (enables `bxp_write_config`). */
   allowWrite: boolean;
   /** Where the evaluation tools run (default: the thread's shared pool of time-limited workers). */
