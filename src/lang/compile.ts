@@ -173,9 +173,21 @@ function overflow(node: Node): ExprError {
   );
 }
 
+/** Infix keywords an author may call like functions (`AND(a, b)`; `NOT(x)` is the prefix operator). */
+const INFIX_KEYWORDS = new Set(["AND", "OR"]);
+
 /** Checks that hold for a call regardless of the row: known function, argument count, pairing. */
 export function resolveCall(node: CallNode): FunctionSpec {
   const spec = findFunction(node.upper);
+  if (spec === undefined && INFIX_KEYWORDS.has(node.upper)) {
+    // The nearest function name (RAND for AND) would send the author the wrong way.
+    throw new ExprError(
+      "UnknownFunction",
+      `'${node.name}' is an infix operator, not a function: write a ${node.upper} b (e.g. [A] = 1 ${node.upper} [B] = 2)`,
+      node.nameOff,
+      node.nameLen,
+    );
+  }
   if (spec === undefined) {
     const hint = suggestName(node.name, FUNCTION_NAMES);
     const err = new ExprError(
