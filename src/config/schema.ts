@@ -660,6 +660,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
     "file_pattern_out equals file_pattern_in (ignoring case): every output would overwrite its own input.",
   "config.unsafe_path_separator":
     "zip_input.path_separator holds '/', '\\', ':' or NUL: keep_path members could land outside data_dir.",
+  "config.path_outside_root":
+    "Under a project root: data_dir, a file-name pattern, output_suffix or a combined output's id leads outside the root.",
   "config.unknown_key": "A key the schema does not know (did-you-mean in `suggest`).",
   "config.unused_pre_pass": "A pre_pass block no LOOKUP reads.",
   "config.unused_input_var": "An input_schema variable nothing uses.",

@@ -6,13 +6,14 @@
  * - B/D loading: hard per-template errors stop loading, wrong-type values warn and fall back;
  * - B  per-template structural errors (`check_template.ts`);
  * - G  expression checks and G8 unused declarations (`check_exprs.ts`);
- * - E  templates reading the same files; G7 unknown keys;
+ * - E  templates reading the same files; G7 unknown keys; with `configDir`, paths leaving the project root;
  * - F  filesystem checks, only in {@link validateConfigAsync} when asked.
  *
  * The outcome keeps the groups apart because the annotated output renders them differently.
  * @module
  */
 
+import { checkConfinement } from "./check_confine.ts";
 import { checkFilesystem, checkPatternCollisions, type FsProbe } from "./check_cross.ts";
 import { checkExpressions, checkUnused, type ExprTools } from "./check_exprs.ts";
 import { checkUnknownKeys } from "./check_keys.ts";
@@ -42,6 +43,11 @@ export interface ValidationOutcome {
 /** Options for validation. Without `exprTools` the expression phases (G, G8) are skipped. */
 export interface ValidateOptions {
   exprTools?: ExprTools;
+  /**
+   * The config file's folder relative to a project root ("" for the root): data_dir and file-name keys
+   * that would lead a run outside that root are then warned about (`config.path_outside_root`).
+   */
+  configDir?: string;
 }
 
 /** Options for {@link validateConfigAsync}: phase F runs when `fs` is given and `checkFsMs` > 0. */
@@ -111,6 +117,7 @@ export function validateConfig(text: string, opts: ValidateOptions = {}): Valida
   const templates = loaded.templates.map((t) => t.config);
   diags.push(...checkPatternCollisions(templates));
   diags.push(...checkUnknownKeys(root));
+  if (opts.configDir !== undefined) diags.push(...checkConfinement(templates, opts.configDir));
   outcome.noTemplates = templates.length === 0;
   return outcome;
 }

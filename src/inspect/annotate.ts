@@ -13,6 +13,8 @@ import { annotateOutcome, type AnnotateResult } from "../config/annotate.ts";
 import type { FsProbe } from "../config/check_cross.ts";
 import { langExprTools } from "../config/lang_tools.ts";
 import { validateConfig, validateConfigAsync } from "../config/validate.ts";
+import { OUTSIDE_ROOT_CODE } from "../config/check_confine.ts";
+import type { Diagnostic } from "../config/diagnostic.ts";
 
 export type { AnnotateResult } from "../config/annotate.ts";
 export type { DirProbe, FsProbe } from "../config/check_cross.ts";
@@ -45,4 +47,12 @@ export async function annotateConfigAsync(
     checkFsMs: (opts.checkFsSeconds ?? 0) * 1000,
   });
   return annotateOutcome(outcome);
+}
+
+/**
+ * The `config.path_outside_root` findings of config text saved at `configDir` (its folder relative to the
+ * project root, "" for the root): the keys that would make a run read or write outside the root.
+ */
+export function outsideRootFindings(text: string, configDir: string): Diagnostic[] {
+  return validateConfig(text, { configDir }).diagnostics.filter((d) => d.code === OUTSIDE_ROOT_CODE);
 }

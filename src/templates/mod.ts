@@ -166,6 +166,11 @@ export function isBuiltinId(id: string): boolean {
   return builtinIds.includes(id);
 }
 
+/** The file name at the end of an origin path (either separator), never the folders leading to it. */
+export function originFileName(origin: string): string {
+  return origin.split(/[\\/]/).pop() ?? origin;
+}
+
 /** The entry with this id, or undefined. */
 export function findTemplate(lib: TemplateLibrary, id: string): LibraryTemplate | undefined {
   return lib.templates.find((t) => t.id === id);
@@ -183,13 +188,18 @@ export function listText(lib: TemplateLibrary): string {
 
 /**
  * `bxp_list_templates` without a config: bxp's `{"templates":[...]}` document (each entry's id, data_dir,
- * patterns, file types and description), over the whole library.
+ * patterns, file types and description), over the whole library; an entry read from a templates folder
+ * adds `source` ("program" or "user") and `file` (its file name).
  */
 export function listLibraryJson(lib: TemplateLibrary): string {
   const items: OutValue[] = [];
   for (const t of lib.templates) {
-    const doc = JSON.parse(listTemplates(t.text)) as { templates?: unknown[] };
-    for (const item of doc.templates ?? []) items.push(fromPlain(item));
+    const doc = JSON.parse(listTemplates(t.text)) as { templates?: Record<string, unknown>[] };
+    for (const item of doc.templates ?? []) {
+      // A template from a templates folder says so (and which file, by name only): it replaces a built-in.
+      if (t.source !== "builtin") Object.assign(item, { source: t.source, file: originFileName(t.origin) });
+      items.push(fromPlain(item));
+    }
   }
   return emitJson({ t: "object", entries: [["templates", { t: "array", items }]] }, 2);
 }

@@ -19,6 +19,23 @@ export interface ConfigSource {
   base: string;
 }
 
+/**
+ * The stderr line that says which config `--template ID` takes its template from when both could serve
+ * it: `./bxp-cli.json` is there (and wins) and ID is also a library template, so the user learns that the
+ * library's template of that id is not the one running. Null when there is no such ambiguity, or when
+ * `--quiet` (or `--trace`, which implies it) or `--debug=json` keep stderr quiet.
+ */
+export function templateSourceNote(args: readonly string[], configPresent: boolean): string | null {
+  if (!configPresent || flagValue(args, "--config") !== null) return null;
+  if (args.includes("--quiet") || args.includes("--trace") || args.includes("--debug=json")) return null;
+  const id = flagValue(args, "--template");
+  if (id === null || id === "") return null;
+  const t = findTemplate(loadLibrary(), id);
+  if (t === undefined) return null;
+  return `--template '${id}' is taken from ./${DEFAULT_CONFIG} (config file), not from the library ` +
+    `template of that id (${t.origin}): run in a folder without ./${DEFAULT_CONFIG} to use the library's`;
+}
+
 /** Reads the config the command line names; an error is a message for stderr. */
 export async function configSource(args: readonly string[]): Promise<ConfigSource | { error: string }> {
   const explicit = flagValue(args, "--config");
@@ -35,6 +52,8 @@ export async function configSource(args: readonly string[]): Promise<ConfigSourc
       const t = findTemplate(loadLibrary(), id);
       if (t !== undefined) return { text: t.text, label: `library:${id}`, base: Deno.cwd() };
     }
+    const note = templateSourceNote(args, present);
+    if (note !== null) console.error(note);
     path = DEFAULT_CONFIG;
   }
   if (path === "" || !isSafeCliPath(path)) return { error: `--config path rejected: '${path}'` };

@@ -6,6 +6,9 @@
  * `deno run` (the executable is `deno` itself) it is the repository's root, so `templates/` in a checkout
  * plays that part. The user folder is `%APPDATA%\bxp\templates` on Windows, else
  * `$XDG_CONFIG_HOME/bxp/templates`, else `~/.config/bxp/templates`.
+ *
+ * bxp-mcp's library tools read the same folders through {@link readLibrary}, so the template an agent
+ * fetches or lists is the one the user's `bxp-cli --template ID` runs.
  * @module
  */
 
@@ -19,6 +22,9 @@ import {
 
 /** Largest library file read (the config size limit). */
 const MAX_TEMPLATE_BYTES = 1024 * 1024;
+
+/** Most files read from one folder: a library is a handful of templates, and bxp-mcp reads it per call. */
+const MAX_TEMPLATE_FILES = 512;
 
 /** The folders searched, in override order, with the reason when one cannot be named. */
 export function libraryFolders(): { source: TemplateSource; dir: string | null; note: string | null }[] {
@@ -55,7 +61,7 @@ export function libraryFolders(): { source: TemplateSource; dir: string | null; 
       source: "user",
       dir: null,
       note:
-        "the per-user templates folder is not read: bxp-cli may not read HOME / XDG_CONFIG_HOME / APPDATA",
+        "the per-user templates folder is not read: this program may not read HOME / XDG_CONFIG_HOME / APPDATA",
     });
   }
   return folders;
@@ -64,10 +70,18 @@ export function libraryFolders(): { source: TemplateSource; dir: string | null; 
 function readFolder(source: TemplateSource, dir: string): { files: LibraryFile[]; problems: string[] } {
   const files: LibraryFile[] = [];
   const problems: string[] = [];
-  let names: string[];
+  const names: string[] = [];
   try {
-    names = [...Deno.readDirSync(dir)].filter((e) => e.isFile && /\.json5?$/.test(e.name)).map((e) => e.name)
-      .sort();
+    // Stop reading at the cap: a folder of many files must not stall every call that reads the library.
+    for (const e of Deno.readDirSync(dir)) {
+      if (!e.isFile || !/\.json5?$/.test(e.name)) continue;
+      if (names.length === MAX_TEMPLATE_FILES) {
+        problems.push(`skipped the rest of ${dir}: more than ${MAX_TEMPLATE_FILES} template files`);
+        break;
+      }
+      names.push(e.name);
+    }
+    names.sort();
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) problems.push(`skipped ${dir}: ${(err as Error).message}`);
     return { files, problems };
@@ -92,7 +106,15 @@ let cached: TemplateLibrary | null = null;
 
 /** The library as bxp-cli sees it (read once per process). */
 export function loadLibrary(): TemplateLibrary {
-  if (cached !== null) return cached;
+  cached ??= readLibrary();
+  return cached;
+}
+
+/**
+ * The library read from disk now (built-ins, program folder, user folder): what {@link loadLibrary} caches,
+ * and what a long-lived bxp-mcp reads per call so a template the user adds or edits is seen at once.
+ */
+export function readLibrary(): TemplateLibrary {
   const files: LibraryFile[] = [];
   const problems: string[] = [];
   for (const f of libraryFolders()) {
@@ -105,6 +127,5 @@ export function loadLibrary(): TemplateLibrary {
     problems.push(...found.problems);
   }
   const lib = buildLibrary(files);
-  cached = { templates: lib.templates, problems: [...problems, ...lib.problems] };
-  return cached;
+  return { templates: lib.templates, problems: [...problems, ...lib.problems] };
 }

@@ -9,6 +9,7 @@ import { DEFAULT_CONFIG, parseCliArgs } from "../args.ts";
 import { findTemplate } from "../../templates/mod.ts";
 import { flagValue, hasFlag } from "./argv.ts";
 import { loadLibrary } from "./library_fs.ts";
+import { templateSourceNote } from "./config_source.ts";
 import { runConversionCommand } from "../conversion_run.ts";
 
 /** Whether `args` ask for a library template run: `--template` alone is not enough (see the module notes). */
@@ -19,7 +20,11 @@ export function applies(args: readonly string[]): boolean {
   // Deno.statSync, not node:fs's existsSync: loading node:fs cost every bxp-cli start about 8 MB.
   try {
     Deno.statSync(DEFAULT_CONFIG);
-    return false; // a config file is there: it wins
+    // A config file is there: it wins, and the conversion run takes the template from it. When the
+    // library holds the same id, say which one runs (the user may have meant the library's).
+    const note = templateSourceNote(args, true);
+    if (note !== null) console.error(note);
+    return false;
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) return false;
   }

@@ -13,6 +13,7 @@
  */
 
 import { fetchTemplate, listTemplates } from "../../inspect/templates.ts";
+import { dirname as posixDirname } from "../../util/posix_path.ts";
 import type { McpServer, ToolResult } from "../protocol/mod.ts";
 import { batchRequest, stringArg, type ToolArgs } from "./args.ts";
 import { checkArguments } from "./arg_check.ts";
@@ -144,7 +145,18 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       const given = configText(args, call, context);
       const config = given instanceof Promise ? await given : given;
       if (isResult(config)) return config;
-      return await evaluate({ kind: "validate", text: config.text, label: config.label }, call, context);
+      // A config file under the root is one the user may run next: check it stays inside the root.
+      const configDir = stringArg(args, "path") === null ? undefined : posixDirname(config.label);
+      return await evaluate(
+        {
+          kind: "validate",
+          text: config.text,
+          label: config.label,
+          ...(configDir === undefined ? {} : { configDir }),
+        },
+        call,
+        context,
+      );
     },
   },
   {
@@ -293,9 +305,12 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     name: "bxp_list_templates",
     title: "List templates",
     description: "List the conversion templates of a bxp-cli config (JSON5), or with neither config nor " +
-      "path the built-in template library (bxp's broker conversions, e.g. revolutx_to_wealthfolio). Answers " +
-      "{templates:[{id,data_dir,file_pattern_in,file_pattern_out,file_type_in,file_type_out,description}, " +
-      "...]}. Nothing is validated, so a broken template is still listed, with an error field.",
+      "path the template library as bxp-cli --template resolves it: the built-ins (bxp's broker " +
+      "conversions, e.g. revolutx_to_wealthfolio), overridden by id by the templates folders beside " +
+      "bxp-cli and in the user's config folder. Answers " +
+      "{templates:[{id,data_dir,file_pattern_in,file_pattern_out,file_type_in,file_type_out,description, " +
+      "source?,file?}, ...]} (source 'program' or 'user' marks a folder's template). Nothing is validated, " +
+      "so a broken template is still listed, with an error field.",
     inputSchema: objectSchema({ config: CONFIG_ARG, path: PATH_ARG }),
     outputSchema: TEMPLATE_LIST_SCHEMA,
     allowStructured: true,
@@ -303,7 +318,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     async run(args, call, context) {
       if (noConfigGiven(args)) {
         const core = await loadToolCore();
-        return text(core.listLibraryJson(core.builtinLibrary()));
+        return text(core.listLibraryJson(core.readLibrary()));
       }
       const config = await configText(args, call, context);
       if (isResult(config)) return config;
@@ -314,7 +329,9 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     name: "bxp_fetch_template",
     title: "Fetch a template",
     description: "Fetch one conversion template of a bxp-cli config (JSON5) by its id, as JSON. With " +
-      "neither config nor path, fetch from the built-in library: the answer is then the library template's " +
+      "neither config nor path, fetch from the template library as bxp-cli --template resolves it (a " +
+      "template in the user's or the program's templates folder replaces the built-in of its id): the " +
+      "answer is then the library template's " +
       "whole config (commented JSON5, as bxp-cli --fetch-template prints it), ready to validate, simulate " +
       'or save. Answers {"$err_1":"...","available":[ids]} when the id is not there.',
     inputSchema: objectSchema({
@@ -331,7 +348,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
         const id = required(args, call, "template");
         if (typeof id !== "string") return id;
         const core = await loadToolCore();
-        const library = core.builtinLibrary();
+        const library = core.readLibrary();
         return text(core.findTemplate(library, id)?.text ?? core.fetchLibraryAnswer(library, id));
       }
       const config = await configText(args, call, context);

@@ -26,7 +26,7 @@ export type EvalJob =
   | ({ kind: "eval"; expr: string; headers: string[] | null; fields: string[] | null } & EvalExtras)
   | ({ kind: "eval_trace"; expr: string; headers: string[] | null; fields: string[] | null } & EvalExtras)
   | { kind: "eval_batch"; request: unknown }
-  | { kind: "validate"; text: string; label: string };
+  | { kind: "validate"; text: string; label: string; configDir?: string };
 
 /** One flat finding of bxp_validate's verdict. */
 export interface Finding {
@@ -106,13 +106,19 @@ export function runEvalJob(job: EvalJob): EvalOutcome {
         : { text: `error: ${result.errorMessage}`, isError: true };
     }
     case "validate":
-      return validate(job.text, job.label);
+      return validate(job.text, job.label, job.configDir);
   }
 }
 
-/** bxp_validate: what `annotateConfig` answers, from one validation pass that also gives the verdict. */
-function validate(text: string, _label: string): EvalOutcome {
-  const outcome = validateConfig(text, { exprTools: langExprTools });
+/**
+ * bxp_validate: what `annotateConfig` answers, from one validation pass that also gives the verdict. With
+ * `configDir` (a config read from under the project root) keys leading outside the root are warned about.
+ */
+function validate(text: string, _label: string, configDir: string | undefined): EvalOutcome {
+  const outcome = validateConfig(text, {
+    exprTools: langExprTools,
+    ...(configDir === undefined ? {} : { configDir }),
+  });
   const annotated = annotateOutcome(outcome);
   const diagnostics: Diagnostic[] = outcome.loadAbort === null ? outcomeDiagnostics(outcome) : [
     { severity: "error", code: "config.load_failed", message: outcome.loadAbort, path: "" },

@@ -135,6 +135,8 @@ export const TEMPLATE_LIST_SCHEMA: JsonSchema = {
         file_type_out: stringProp(),
         description: nullableString,
         error: stringProp("Present when the template entry is not an object."),
+        source: stringProp('Library only: "program" or "user" when a templates folder provides it.'),
+        file: stringProp("Library only: the file name in that templates folder."),
       }, ["id"]),
     },
   }),

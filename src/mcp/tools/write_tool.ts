@@ -16,6 +16,7 @@ import {
 import { displayPath, PROTECTED_FOLDERS } from "../security/paths.ts";
 import type { ToolCall, ToolResult } from "../protocol/mod.ts";
 import type { ToolArgs } from "./args.ts";
+import { dirname as posixDirname } from "../../util/posix_path.ts";
 import { loadToolCore } from "./core_loader.ts";
 import { objectSchema, stringProp } from "./schemas.ts";
 import { type BxpTool, text, WRITE_TOOL_NAME, writeRefusal, WRITES_DISABLED } from "./tool_kit.ts";
@@ -68,7 +69,10 @@ export const WRITE_TOOL: BxpTool = {
     "symbolic link or outside the root, never inside version-control or dependency folders (" +
     PROTECTED_FOLDERS.join(", ") + ") at any depth. A replacement keeps the file's permission bits; a " +
     "read-only file (no owner write) is not replaced. A missing parent folder is an error unless " +
-    "create_dirs: true, which creates the missing folders one by one (mode 0755 less the umask). " +
+    "create_dirs: true, which creates the missing folders one by one (mode 0755 less the umask). A " +
+    "config whose data_dir is absolute, starts with ~ or climbs out of the root (relative to the file's " +
+    "folder), or whose file patterns, xlsx output_suffix or combined-output id hold a path separator or " +
+    "'..', is refused (refused: 'outside-root', naming the template and key). " +
     "Answers {ok:true,action:'created'|'updated',path,bytes}, or " +
     "{ok:false,refused,path,error|diagnostics}; paths are always relative to the project root.",
   inputSchema: {
@@ -118,6 +122,23 @@ export const WRITE_TOOL: BxpTool = {
             error:
               `Refusing to write ${target.walked.relative}: the config does not validate; nothing was written.`,
             diagnostics: JSON.parse(annotated.json),
+          }),
+          isError: true,
+        };
+      }
+      // The user's next bxp-cli run in the root may pick this config up (`--template <id>`): it must not
+      // lead that run outside the root.
+      const escapes = core.outsideRootFindings(config, posixDirname(target.walked.relative));
+      if (escapes.length > 0) {
+        return {
+          text: JSON.stringify({
+            ok: false,
+            refused: "outside-root",
+            path: target.walked.relative,
+            error:
+              `Refusing to write ${target.walked.relative}: ${escapes[0].message} (at ${escapes[0].path}); ` +
+              "nothing was written.",
+            findings: escapes.map((d) => ({ path: d.path, message: d.message })),
           }),
           isError: true,
         };

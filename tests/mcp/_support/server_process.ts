@@ -48,11 +48,11 @@ export class ServerProcess {
   #stdoutError: unknown = null;
   #waiters: (() => void)[] = [];
 
-  private constructor(tmpDir: string, args: string[]) {
+  private constructor(tmpDir: string, args: string[], env: Record<string, string>) {
     this.tmpDir = tmpDir;
     this.#child = new Deno.Command(Deno.execPath(), {
       args: entryArgs("bxp-mcp", args),
-      env: { TMPDIR: tmpDir },
+      env: { ...env, TMPDIR: tmpDir },
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
@@ -62,9 +62,9 @@ export class ServerProcess {
     this.#stderrDone = this.#readStderr();
   }
 
-  /** Start bxp-mcp with its own temp folder. */
-  static async start(args: string[] = []): Promise<ServerProcess> {
-    return new ServerProcess(await Deno.makeTempDir({ prefix: "bxp-mcp-test-" }), args);
+  /** Start bxp-mcp with its own temp folder (and `env` added to the inherited environment). */
+  static async start(args: string[] = [], env: Record<string, string> = {}): Promise<ServerProcess> {
+    return new ServerProcess(await Deno.makeTempDir({ prefix: "bxp-mcp-test-" }), args, env);
   }
 
   /** The process id. */
