@@ -18,12 +18,17 @@
 export type EncodingName =
   | "utf-8"
   | "windows-1250"
+  | "windows-1251"
   | "windows-1252"
   | "iso-8859-1"
   | "iso-8859-2"
+  | "iso-8859-5"
   | "iso-8859-15";
 
-/** Every supported encoding, canonical spelling, in bxp's documentation order. */
+/**
+ * Every supported encoding, canonical spelling: bxp's, in its documentation order, then the Cyrillic pages
+ * bxp lacks (Windows-1251, ISO-8859-5; Russian, Ukrainian and Bulgarian bank exports).
+ */
 export const SUPPORTED_ENCODINGS: readonly EncodingName[] = [
   "utf-8",
   "windows-1250",
@@ -31,6 +36,8 @@ export const SUPPORTED_ENCODINGS: readonly EncodingName[] = [
   "iso-8859-1",
   "iso-8859-2",
   "iso-8859-15",
+  "windows-1251",
+  "iso-8859-5",
 ];
 
 const ALIASES: ReadonlyMap<string, EncodingName> = new Map([
@@ -40,6 +47,10 @@ const ALIASES: ReadonlyMap<string, EncodingName> = new Map([
   ["windows1250", "windows-1250"],
   ["cp1250", "windows-1250"],
   ["win1250", "windows-1250"],
+  ["windows-1251", "windows-1251"],
+  ["windows1251", "windows-1251"],
+  ["cp1251", "windows-1251"],
+  ["win1251", "windows-1251"],
   ["windows-1252", "windows-1252"],
   ["windows1252", "windows-1252"],
   ["cp1252", "windows-1252"],
@@ -56,6 +67,8 @@ const ALIASES: ReadonlyMap<string, EncodingName> = new Map([
   ["iso8859-15", "iso-8859-15"],
   ["latin-9", "iso-8859-15"],
   ["latin9", "iso-8859-15"],
+  ["iso-8859-5", "iso-8859-5"],
+  ["iso8859-5", "iso-8859-5"],
 ]);
 
 /**
