@@ -5,7 +5,7 @@
  * @example
  * ```ts
  * import { FUNCTIONS, findFunction } from "./registry.ts";
- * FUNCTIONS.length; // 71
+ * FUNCTIONS.length; // 72
  * findFunction("abs")?.signature; // "ABS(x)"
  * ```
  * @module
@@ -954,6 +954,21 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     rowVarying: false,
     needs: "none",
     eager: dates.eomonthImpl,
+  },
+  {
+    name: "DATE_TRUNC",
+    category: "dates",
+    signature: "DATE_TRUNC(d, unit)",
+    description:
+      "The first day of the period that contains `d`, as YYYY-MM-DD: `unit` is 'year', 'quarter', 'month', 'week' (ISO weeks start on Monday) or 'day' (drops the time of day).",
+    example: "DATE_TRUNC('2024-08-14', 'quarter')",
+    exampleResult: "2024-07-01",
+    args: [str("d"), str("unit")],
+    minArgs: 2,
+    maxArgs: 2,
+    rowVarying: false,
+    needs: "none",
+    eager: dates.dateTruncImpl,
   },
   {
     name: "NTH_DOW",

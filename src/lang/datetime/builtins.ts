@@ -158,6 +158,31 @@ export function eomonth(d: string): string {
   return formatIsoDate(read.year, read.month, daysInMonth(read.year, read.month)) ?? "";
 }
 
+/** The periods `DATE_TRUNC` cuts to. */
+export const TRUNC_UNITS = ["year", "quarter", "month", "week", "day"] as const;
+
+/**
+ * `DATE_TRUNC(d, unit)`: the first day of the `unit` (year, quarter, month, ISO week starting on Monday, or
+ * day) that contains `d`, as `YYYY-MM-DD`; a time of day is dropped.
+ */
+export function dateTrunc(d: string, unit: string): string {
+  const u = unit.toLowerCase();
+  if (!(TRUNC_UNITS as readonly string[]).includes(u)) {
+    throw new ExprError(
+      "BadInput",
+      `DATE_TRUNC unit must be one of ${TRUNC_UNITS.join(", ")}, got '${unit}'`,
+    );
+  }
+  if (d === "") return "";
+  const read = readOrRaise(d);
+  if (u === "week") {
+    const days = civilToDays(read.year, read.month, read.day);
+    return isoOfDays(days - (isoWeekday(days) - 1), d);
+  }
+  const month = u === "year" ? 1 : u === "quarter" ? read.month - ((read.month - 1) % 3) : read.month;
+  return formatIsoDate(read.year, month, u === "day" ? read.day : 1) ?? "";
+}
+
 /** Whole 32-bit integer (truncated toward zero), or null outside that range / not finite. */
 function toInt32(n: number): number | null {
   if (!Number.isFinite(n)) return null;

@@ -20,6 +20,7 @@ export { checkDateFormat, DATE_TOKENS } from "./tokens.ts";
 export {
   dateAdd,
   dateDiff,
+  dateTrunc,
   day,
   eomonth,
   hour,

@@ -120,6 +120,9 @@ export const eomonthImpl: EagerImpl = (args) => {
   return d.length === 0 ? "" : datetime.eomonth(d);
 };
 
+/** DATE_TRUNC(d, unit). */
+export const dateTruncImpl: EagerImpl = (args) => datetime.dateTrunc(args[0] as string, args[1] as string);
+
 /** NTH_DOW(year, month, weekday, n). */
 export const nthDowImpl: EagerImpl = (args) => {
   const y = i32(args[0]);
