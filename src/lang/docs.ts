@@ -53,7 +53,11 @@ const KEYWORDS = [
 ];
 
 const OPERATORS = [
-  { token: "&", description: "Joins the text of both sides: 'a' & 1 gives \"a1\"." },
+  {
+    token: "&",
+    description:
+      "Joins the text of both sides: 'a' & 1 gives \"a1\". A result that looks like a number is written in its shortest form ('1200' & '.00' and a pass-through 185.50 are written 1200 and 185.5); FORMAT_NUMBER and AS_TEXT write their text as it is.",
+  },
   { token: "=", description: "Equal: compared as numbers when both sides are numbers, else as exact text." },
   { token: "!=", description: "Not equal; same comparison rules as `=`." },
   { token: "<", description: "Less than; both sides must be numbers (an empty value counts as 0)." },

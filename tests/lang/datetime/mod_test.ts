@@ -11,6 +11,7 @@ Deno.test("mod.ts exports exactly the contract", () => {
     "dateAdd",
     "dateConvert",
     "dateDiff",
+    "dateTrunc",
     "day",
     "eomonth",
     "hour",
