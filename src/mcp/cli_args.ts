@@ -3,7 +3,8 @@
  * with `--http [HOST:]PORT` and its flags) with an optional fixed
  * project root (`--root DIR`; without it the client's single MCP root is used, never the working
  * directory) and opt-in project writes (`--allow-write`, which needs `--root`). Both are fixed at
- * startup; nothing on the wire can change them.
+ * startup; nothing on the wire can change them. `--http` needs `--root`: an HTTP client is anyone who
+ * can reach the port, so its MCP roots must never name folders on this machine.
  *
  * @module
  */
@@ -16,12 +17,18 @@ export interface HttpFlags {
   port: number;
   /** `--token-file FILE`: the bearer token's file (required on anything but loopback). */
   tokenFile: string | null;
+  /** `--no-auth-on-loopback`: serve loopback without a token (off by default: a token is generated). */
+  noAuthOnLoopback: boolean;
   /** `--cors-origin ORIGIN`: the one browser origin answered with CORS headers. */
   corsOrigin: string | null;
   /** `--max-sessions N` (default: the transport's). */
   maxSessions: number | null;
   /** `--idle-timeout SECONDS` (default: the transport's). */
   idleTimeoutSeconds: number | null;
+  /** `--max-sessions-per-client N`: sessions one remote address may hold (default: `--max-sessions`). */
+  maxSessionsPerClient: number | null;
+  /** `--body-timeout SECONDS`: time a request body may take to arrive (default: the transport's). */
+  bodyTimeoutSeconds: number | null;
 }
 
 /** What the command line asks for (`http` present only with `--http`: otherwise stdio). */
@@ -54,6 +61,7 @@ export function parseMcpArgs(args: readonly string[]): McpCommand {
   let root: string | null = null;
   let allowWrite = false;
   let listen: { hostname: string; port: number } | null = null;
+  let noAuthOnLoopback = false;
   const httpOnly = new Map<string, string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -75,6 +83,9 @@ export function parseMcpArgs(args: readonly string[]): McpCommand {
         if (httpOnly.has(flag)) return { kind: "usage_error", message: `${flag} given twice` };
         httpOnly.set(flag, value);
       }
+    } else if (arg === "--no-auth-on-loopback") {
+      if (noAuthOnLoopback) return { kind: "usage_error", message: `${arg} given twice` };
+      noAuthOnLoopback = true;
     } else if (arg === "--allow-write") {
       if (allowWrite) return { kind: "usage_error", message: "--allow-write given twice" };
       allowWrite = true;
@@ -90,9 +101,16 @@ export function parseMcpArgs(args: readonly string[]): McpCommand {
     }
   }
   if (listen === null) {
-    const [stray] = httpOnly.keys();
+    const [stray] = noAuthOnLoopback ? ["--no-auth-on-loopback"] : httpOnly.keys();
     if (stray !== undefined) return { kind: "usage_error", message: `${stray} needs --http` };
     return { kind: "serve", root, allowWrite };
+  }
+  if (root === null) {
+    return {
+      kind: "usage_error",
+      message: "--http needs --root DIR: over HTTP the project root is fixed at startup (a client's MCP " +
+        "roots are never used as folders on this machine)",
+    };
   }
   const count = (flag: string, min: number, max: number): number | null | string => {
     const text = httpOnly.get(flag);
@@ -104,6 +122,13 @@ export function parseMcpArgs(args: readonly string[]): McpCommand {
   if (typeof maxSessions === "string") return { kind: "usage_error", message: maxSessions };
   const idle = count("--idle-timeout", 1, 7 * 24 * 3600);
   if (typeof idle === "string") return { kind: "usage_error", message: idle };
+  const perClient = count("--max-sessions-per-client", 1, 100_000);
+  if (typeof perClient === "string") return { kind: "usage_error", message: perClient };
+  const bodyTimeout = count("--body-timeout", 1, 3600);
+  if (typeof bodyTimeout === "string") return { kind: "usage_error", message: bodyTimeout };
+  if (noAuthOnLoopback && httpOnly.has("--token-file")) {
+    return { kind: "usage_error", message: "--no-auth-on-loopback and --token-file contradict each other" };
+  }
   const corsOrigin = httpOnly.get("--cors-origin") ?? null;
   if (corsOrigin !== null && !isOrigin(corsOrigin)) {
     return {
@@ -118,9 +143,12 @@ export function parseMcpArgs(args: readonly string[]): McpCommand {
     http: {
       ...listen,
       tokenFile: httpOnly.get("--token-file") ?? null,
+      noAuthOnLoopback,
       corsOrigin,
       maxSessions,
       idleTimeoutSeconds: idle,
+      maxSessionsPerClient: perClient,
+      bodyTimeoutSeconds: bodyTimeout,
     },
   };
 }
@@ -131,6 +159,8 @@ const HTTP_VALUE_FLAGS = new Map([
   ["--cors-origin", "an origin"],
   ["--max-sessions", "a number"],
   ["--idle-timeout", "seconds"],
+  ["--max-sessions-per-client", "a number"],
+  ["--body-timeout", "seconds"],
 ]);
 
 /**

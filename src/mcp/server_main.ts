@@ -62,6 +62,8 @@ export interface HttpStart {
   corsOrigin: string | null;
   maxSessions: number | null;
   idleTimeoutMs: number | null;
+  maxSessionsPerClient: number | null;
+  bodyTimeoutMs: number | null;
 }
 
 /** The addresses served without a token: only these count as local (127.0.0.2 and others do not). */
@@ -98,6 +100,32 @@ async function readToken(file: string): Promise<string | { error: string }> {
   return token;
 }
 
+/** The name of the generated token's file, in its own private folder under the temp folder. */
+export const GENERATED_TOKEN_FILE = "token";
+
+/**
+ * A fresh bearer token (32 random bytes, hex) written to a new file only this user can read (in a
+ * new 0700 folder under the temp folder); returns the token and the file's path. The token itself is
+ * never logged: a client reads it from the file.
+ */
+async function generateToken(): Promise<{ token: string; file: string } | { error: string }> {
+  const token = [...crypto.getRandomValues(new Uint8Array(32))]
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+  try {
+    const dir = await Deno.makeTempDir({ dir: tempBase(readEnvQuietly), prefix: "bxp-mcp-token-" });
+    if (Deno.build.os !== "windows") await Deno.chmod(dir, 0o700);
+    const file = join(dir, GENERATED_TOKEN_FILE);
+    await Deno.writeTextFile(file, `${token}\n`, { createNew: true, mode: 0o600 });
+    if (Deno.build.os !== "windows") await Deno.chmod(file, 0o600);
+    return { token, file };
+  } catch (error) {
+    return {
+      error: `cannot write the generated bearer token: ${error instanceof Error ? error.message : error} ` +
+        "(give one with --token-file FILE)",
+    };
+  }
+}
+
 /** The worker's HTTP settings from the flags, or a usage message (exit 2). */
 async function httpStart(flags: HttpFlags): Promise<HttpStart | { error: string }> {
   const loopback = LOOPBACK_NAMES.has(flags.hostname.toLowerCase());
@@ -111,6 +139,20 @@ async function httpStart(flags: HttpFlags): Promise<HttpStart | { error: string 
       error: `refusing to listen on ${flags.hostname} without a token: anything but 127.0.0.1, ::1 and ` +
         "localhost needs --token-file FILE (a bearer token every request must carry)",
     };
+  } else if (flags.noAuthOnLoopback) {
+    logToStderr(
+      "warning: --no-auth-on-loopback: every local account (and every process of this machine) can call " +
+        "this server without a token",
+    );
+  } else {
+    // Loopback is not private: every local account can connect. A token only this user can read keeps
+    // them out.
+    const made = await generateToken();
+    if ("error" in made) return made;
+    token = made.token;
+    logToStderr(
+      `bearer token written to ${made.file} (mode 0600): clients send it as "Authorization: Bearer <token>"`,
+    );
   }
   return {
     hostname: flags.hostname,
@@ -120,6 +162,8 @@ async function httpStart(flags: HttpFlags): Promise<HttpStart | { error: string 
     corsOrigin: flags.corsOrigin,
     maxSessions: flags.maxSessions,
     idleTimeoutMs: flags.idleTimeoutSeconds === null ? null : flags.idleTimeoutSeconds * 1000,
+    maxSessionsPerClient: flags.maxSessionsPerClient,
+    bodyTimeoutMs: flags.bodyTimeoutSeconds === null ? null : flags.bodyTimeoutSeconds * 1000,
   };
 }
 

@@ -145,6 +145,8 @@ export async function serveHttp(
     corsOrigin: http.corsOrigin,
     maxSessions: http.maxSessions ?? undefined,
     idleTimeoutMs: http.idleTimeoutMs ?? undefined,
+    maxSessionsPerClient: http.maxSessionsPerClient ?? undefined,
+    bodyTimeoutMs: http.bodyTimeoutMs ?? undefined,
   });
   let server: Deno.HttpServer;
   try {
@@ -163,7 +165,7 @@ export async function serveHttp(
         logToStderr(`HTTP error: ${error instanceof Error ? error.message : error}`);
         return new Response("Internal Server Error", { status: 500 });
       },
-    }, (request) => handler.handle(request));
+    }, (request, info) => handler.handle(request, info.remoteAddr.hostname));
   } catch (error) {
     logToStderr(
       `cannot listen on ${netAddress(http.hostname, http.port)}: ${

@@ -9,8 +9,15 @@
  * Security (the spec's MUSTs and more): the `Host` header of a loopback server must name loopback (DNS
  * rebinding); a present `Origin` must be the server's own origin or the one `corsOrigin`; with a
  * `token`, every `/mcp` request needs `Authorization: Bearer <token>` (compared in constant time, 401 with
- * `WWW-Authenticate` otherwise); bodies are capped (413); sessions per server and requests running per
- * session are capped (429 with `Retry-After`); idle sessions expire; no CORS headers unless `corsOrigin`.
+ * `WWW-Authenticate` otherwise), checked before any body is read, as are the session and the caps; a
+ * malformed `Host` is 400; a body is capped (413), all bodies being read share a byte budget (503) and
+ * must arrive in time (408); requests in flight are capped (503); sessions per server and per client
+ * and requests running per session are capped (429 with `Retry-After`), the least recently useful
+ * session making room at a cap; idle sessions expire; an event stream the client does not read is
+ * dropped; logs name sessions by a hash, never by id; no CORS headers unless `corsOrigin`.
+ *
+ * The transport splits into this router, the sessions and their table (`http_session.ts`), event
+ * streams (`http_stream.ts`) and body reading (`http_body.ts`).
  *
  * @module
  */
@@ -21,6 +28,12 @@ import { MAX_LINE_BYTES } from "./line_splitter.ts";
 import { settleWithin } from "./settle.ts";
 import type { McpServer } from "./server.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "./versions.ts";
+import { BodyBudget, DEFAULT_BODY_BYTES_IN_FLIGHT, DEFAULT_BODY_TIMEOUT_MS, readBody } from "./http_body.ts";
+import { HttpSession, sessionLabel, SessionTable } from "./http_session.ts";
+import { DEFAULT_STREAM_QUEUE_BYTES, EventStream } from "./http_stream.ts";
+
+export { DEFAULT_BODY_BYTES_IN_FLIGHT, DEFAULT_BODY_TIMEOUT_MS } from "./http_body.ts";
+export { DEFAULT_STREAM_QUEUE_BYTES } from "./http_stream.ts";
 
 /** The endpoint path. */
 export const MCP_PATH = "/mcp";
@@ -38,19 +51,17 @@ export const DEFAULT_MAX_REQUESTS_PER_SESSION = 16;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
 
 /**
- * At the session cap, a session idle this long with nothing running and no open stream (a client that
- * left without DELETE, as most do) makes room for a new one; a flood of fresh sessions gets 429 instead.
+ * At the session cap (or a client's quota), a session unused this long (no request but `ping`) with
+ * nothing running makes room for a new one: a client that left without DELETE, as most do, or one keeping
+ * sessions alive with pings alone. A flood of fresh sessions gets 429 instead.
  */
 export const EVICTABLE_AFTER_MS = 60_000;
 
 /** Default time in-flight calls get to finish at shutdown before they are cancelled. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 
-/** Server-to-client messages kept for a session while no stream is open to carry them. */
-const MAX_PENDING_OUT = 256;
-
-/** A comment line sent on open event streams this often, so proxies and dead peers are noticed. */
-const KEEPALIVE_MS = 25_000;
+/** Default cap on requests being answered at once, all sessions and clients together (then 503). */
+export const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 1024;
 
 /** Header names (lower case, as `Headers` returns them). */
 const SESSION_HEADER = "mcp-session-id";
@@ -75,6 +86,16 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   /** Sessions alive at once (default {@link DEFAULT_MAX_SESSIONS}). */
   maxSessions?: number;
+  /** Sessions one client (remote address) may hold at once (default: `maxSessions`). */
+  maxSessionsPerClient?: number;
+  /** Bytes of request bodies held at once, all requests together (default {@link DEFAULT_BODY_BYTES_IN_FLIGHT}). */
+  maxBodyBytesInFlight?: number;
+  /** Time a request's body may take to arrive (default {@link DEFAULT_BODY_TIMEOUT_MS}). */
+  bodyTimeoutMs?: number;
+  /** Requests answered at once, all together (default {@link DEFAULT_MAX_REQUESTS_IN_FLIGHT}). */
+  maxRequestsInFlight?: number;
+  /** Bytes an event stream may hold unread before it is dropped (default {@link DEFAULT_STREAM_QUEUE_BYTES}). */
+  maxStreamQueueBytes?: number;
   /** Requests of one session handled at once (default {@link DEFAULT_MAX_REQUESTS_PER_SESSION}). */
   maxRequestsPerSession?: number;
   /** Idle time before a session ends (default {@link DEFAULT_IDLE_TIMEOUT_MS}). */
@@ -87,8 +108,11 @@ export interface HttpOptions {
 
 /** What {@link createHttpHandler} returns. */
 export interface HttpHandler {
-  /** Answer one HTTP request. Never rejects. */
-  handle(request: Request): Promise<Response>;
+  /**
+   * Answer one HTTP request from `remote` (the peer's address: the client a per-client quota counts).
+   * Never rejects.
+   */
+  handle(request: Request, remote?: string): Promise<Response>;
   /**
    * Stop taking new work (503), give running calls up to `graceMs` to answer, then end every session
    * (remaining calls cancelled, close hooks run: child processes killed, files removed) and close every
@@ -99,116 +123,7 @@ export interface HttpHandler {
   readonly sessionCount: number;
 }
 
-/** An open `text/event-stream` response body. */
-class EventStream {
-  readonly response: Response;
-  #controller!: ReadableStreamDefaultController<Uint8Array>;
-  #closed = false;
-  #keepalive: ReturnType<typeof setInterval> | undefined;
-  readonly #onClose: () => void;
-
-  constructor(headers: Headers, onClose: () => void) {
-    this.#onClose = onClose;
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.#controller = controller;
-      },
-      cancel: () => this.#finish(), // the client went away
-    });
-    headers.set("content-type", "text/event-stream");
-    headers.set("cache-control", "no-cache, no-transform");
-    this.response = new Response(body, { status: 200, headers });
-    this.#keepalive = setInterval(() => this.#write(": keepalive\n\n"), KEEPALIVE_MS);
-  }
-
-  get closed(): boolean {
-    return this.#closed;
-  }
-
-  /** Send one JSON-RPC message as a `message` event; false when the stream is gone. */
-  send(json: string): boolean {
-    return this.#write(`event: message\ndata: ${json}\n\n`);
-  }
-
-  close(): void {
-    if (this.#closed) return;
-    try {
-      this.#controller.close();
-    } catch {
-      // already errored
-    }
-    this.#finish();
-  }
-
-  #write(text: string): boolean {
-    if (this.#closed) return false;
-    try {
-      this.#controller.enqueue(encoder.encode(text));
-      return true;
-    } catch {
-      this.#finish();
-      return false;
-    }
-  }
-
-  #finish(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    clearInterval(this.#keepalive);
-    this.#onClose();
-  }
-}
-
 const encoder = new TextEncoder();
-
-/** One MCP session over HTTP. */
-class HttpSession {
-  readonly id: string;
-  readonly server: McpServer;
-  /** Requests of this session being handled now. */
-  running = 0;
-  lastActive: number;
-  /** The standalone GET stream, if the client opened one. */
-  standalone: EventStream | null = null;
-  /** POST event streams still open (they carry server requests while no GET stream is open). */
-  readonly postStreams = new Set<EventStream>();
-  /** Server-to-client messages waiting for a stream. */
-  readonly pending: string[] = [];
-  readonly work = new Set<Promise<unknown>>();
-  closing: Promise<void> | null = null;
-
-  constructor(id: string, server: McpServer, now: number, log: (message: string) => void) {
-    this.id = id;
-    this.server = server;
-    this.lastActive = now;
-    server.setOutput((json) => this.#sendOut(json, log));
-  }
-
-  /** Server-initiated messages: the GET stream, else an open POST stream, else kept for the next one. */
-  #sendOut(json: string, log: (message: string) => void): void {
-    if (this.standalone?.send(json)) return;
-    for (const stream of this.postStreams) if (stream.send(json)) return;
-    if (this.pending.length >= MAX_PENDING_OUT) {
-      this.pending.shift();
-      log(`session ${this.id}: dropped a server message no stream could carry`);
-    }
-    this.pending.push(json);
-  }
-
-  flushPending(stream: EventStream): void {
-    while (this.pending.length > 0 && stream.send(this.pending[0])) this.pending.shift();
-  }
-
-  close(reason: string): Promise<void> {
-    this.closing ??= (async () => {
-      await this.server.close(reason);
-      this.server.setOutput(null);
-      this.standalone?.close();
-      for (const stream of this.postStreams) stream.close();
-    })();
-    return this.closing;
-  }
-}
 
 /**
  * The Streamable HTTP handler. Pass `handle` to an HTTP server bound to the address the options describe.
@@ -225,42 +140,37 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
   const maxBody = options.maxBodyBytes ?? MAX_LINE_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxRunning = options.maxRequestsPerSession ?? DEFAULT_MAX_REQUESTS_PER_SESSION;
+  const maxInFlight = options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT;
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  const streamQueue = options.maxStreamQueueBytes ?? DEFAULT_STREAM_QUEUE_BYTES;
+  const budget = new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT);
   const newId = options.newSessionId ?? (() => crypto.randomUUID());
   const corsOrigin = options.corsOrigin ?? null;
-  const sessions = new Map<string, HttpSession>();
+  const sessions = new SessionTable({
+    maxSessions,
+    maxSessionsPerClient: Math.min(options.maxSessionsPerClient ?? maxSessions, maxSessions),
+    evictableAfterMs: Math.min(EVICTABLE_AFTER_MS, idleMs),
+  }, now);
   /** Requests being answered (their promises), for shutdown. */
   const inFlight = new Set<Promise<unknown>>();
   let stopping = false;
   let stopped: Promise<void> | null = null;
 
   const endSession = async (session: HttpSession, reason: string): Promise<void> => {
-    sessions.delete(session.id);
+    sessions.delete(session);
     try {
       await session.close(reason);
     } finally {
       // Said once the session's calls are stopped and its files removed, so the line means it is all gone.
-      log(`session ${session.id} ended (${reason})`);
+      log(`session ${session.label} ended (${reason})`);
     }
-  };
-
-  /** End the longest-idle abandoned session (see {@link EVICTABLE_AFTER_MS}), if there is one. */
-  const evictOne = () => {
-    let oldest: HttpSession | null = null;
-    for (const session of sessions.values()) {
-      const quiet = session.running === 0 && session.postStreams.size === 0 &&
-        (session.standalone === null || session.standalone.closed);
-      if (quiet && session.lastActive <= now() - Math.min(EVICTABLE_AFTER_MS, idleMs)) {
-        if (oldest === null || session.lastActive < oldest.lastActive) oldest = session;
-      }
-    }
-    if (oldest !== null) void endSession(oldest, "the session cap was reached and it was idle longest");
   };
 
   // Idle sessions expire; checked a few times per idle period.
   const sweep = setInterval(() => {
     const limit = now() - idleMs;
-    for (const session of [...sessions.values()]) {
+    for (const session of sessions.values()) {
       if (session.running === 0 && session.lastActive < limit) void endSession(session, "idle");
     }
   }, Math.max(50, Math.min(idleMs / 4, 30_000)));
@@ -287,13 +197,13 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
 
   /** The refusal of a request that may not reach the endpoint at all, or null. */
   const gatekeeper = (request: Request): Response | null => {
-    if (options.loopback && !isLoopbackHost(request.headers.get("host"))) {
-      return plain(request, 403, "Forbidden: the Host header must name this loopback server");
-    }
     const origin = request.headers.get("origin");
     if (origin !== null && origin !== corsOrigin && !isSameOrigin(origin, request)) {
       return plain(request, 403, "Forbidden: Origin not allowed");
     }
+    // A browser's CORS preflight never carries credentials; it is answered (for the allowed origin
+    // only) and does nothing.
+    if (request.method === "OPTIONS") return null;
     if (options.token !== null) {
       const given = bearerToken(request.headers.get("authorization"));
       if (given === null) {
@@ -326,7 +236,10 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     return session;
   };
 
-  const handlePost = async (request: Request): Promise<Response> => {
+  const tooManySessions = (request: Request, message: string) =>
+    plain(request, 429, `Too Many Requests: ${message}`, { "retry-after": "30" });
+
+  const handlePost = async (request: Request, client: string): Promise<Response> => {
     const type = request.headers.get("content-type") ?? "";
     if (!/^application\/json\b/i.test(type.trim())) {
       return plain(request, 415, "Unsupported Media Type: Content-Type must be application/json");
@@ -336,11 +249,30 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     if (!takesSse && !/application\/json|application\/\*/i.test(accept)) {
       return plain(request, 406, "Not Acceptable: accept application/json and text/event-stream");
     }
-    const body = await readBody(request, maxBody);
-    if (body.kind === "too_large") {
-      return plain(request, 413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
+    // Everything the headers decide is decided before the body is read: its session (a request without
+    // one can only be an initialize, so the session caps), then its size and the shared body budget.
+    let existing: HttpSession | null = null;
+    if (request.headers.get(SESSION_HEADER) !== null) {
+      const found = sessionOf(request);
+      if (found instanceof Response) return found;
+      existing = found;
+    } else {
+      const full = sessions.makeRoom(client);
+      if (full !== null) return tooManySessions(request, full.message);
     }
-    if (body.kind === "error") return plain(request, 400, `Bad Request: ${body.message}`);
+    const body = await readBody(request, maxBody, budget, bodyTimeoutMs);
+    switch (body.kind) {
+      case "too_large":
+        return plain(request, 413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
+      case "busy":
+        return plain(request, 503, "Service Unavailable: too many request bodies are being received", {
+          "retry-after": "1",
+        });
+      case "timeout":
+        return plain(request, 408, `Request Timeout: the body did not arrive within ${bodyTimeoutMs} ms`);
+      case "error":
+        return plain(request, 400, `Bad Request: ${body.message}`);
+    }
     const text = body.text;
     const parsed = parseJsonMessage(text);
     const message = parsed.ok && isRecord(parsed.value) ? parsed.value : null;
@@ -348,27 +280,25 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
 
     let session: HttpSession;
     if (isInitialize) {
-      if (request.headers.get(SESSION_HEADER) !== null) {
+      if (existing !== null) {
         return plain(
           request,
           400,
           "Bad Request: initialize starts a new session; send it without a session id",
         );
       }
-      if (sessions.size >= maxSessions) evictOne();
-      if (sessions.size >= maxSessions) {
-        return plain(request, 429, `Too Many Requests: ${maxSessions} sessions are open`, {
-          "retry-after": "30",
-        });
-      }
       const id = newId();
-      session = new HttpSession(id, options.createSession(), now(), log);
-      sessions.set(id, session);
-      log(`session ${id} started`);
+      const label = await sessionLabel(id);
+      // Decided again now: other sessions may have opened while this body arrived.
+      const full = sessions.makeRoom(client, (victim, reason) => void endSession(victim, reason));
+      if (full !== null) return tooManySessions(request, full.message);
+      session = new HttpSession(id, label, client, options.createSession(), now(), log);
+      sessions.add(session);
+      log(`session ${label} started`);
     } else {
-      const found = sessionOf(request);
-      if (found instanceof Response) return found;
-      session = found;
+      if (existing === null) return plain(request, 400, "Bad Request: Mcp-Session-Id header is required");
+      if (existing.closing !== null) return plain(request, 404, "Session not found");
+      session = existing;
     }
 
     // Notifications and the client's answers to our requests: accepted, answered without a body. Anything
@@ -384,6 +314,8 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
         "retry-after": "1",
       });
     }
+    // A ping keeps a session from expiring but does not make it useful: it is still first to make room.
+    if (message === null || message.method !== "ping") session.lastUseful = now();
     return answerRequest(request, session, text, takesSse, isInitialize);
   };
 
@@ -410,13 +342,16 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
           stream.send(json);
           if (!isNotification) stream.close();
         } else if (answered) {
-          log(`session ${session.id}: dropped a message sent after the answer`);
+          log(`session ${session.label}: dropped a message sent after the answer`);
         } else if (!isNotification) {
           answered = true;
           headers.set("content-type", "application/json");
           resolve(new Response(json, { status: parseFailed(json) ? 400 : 200, headers }));
         } else if (takesSse) {
-          const opened = new EventStream(headers, () => session.postStreams.delete(opened));
+          const opened = new EventStream(headers, (why) => {
+            session.postStreams.delete(opened);
+            if (why === "not_reading") log(`session ${session.label}: dropped an event stream nobody read`);
+          }, streamQueue);
           stream = opened;
           session.postStreams.add(opened);
           answered = true;
@@ -448,9 +383,10 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     if (found.standalone !== null && !found.standalone.closed) {
       return plain(request, 409, "Conflict: this session already has an open GET stream");
     }
-    const stream: EventStream = new EventStream(baseHeaders(request), () => {
+    const stream: EventStream = new EventStream(baseHeaders(request), (why) => {
       if (found.standalone === stream) found.standalone = null;
-    });
+      if (why === "not_reading") log(`session ${found.label}: dropped a GET stream nobody read`);
+    }, streamQueue);
     found.standalone = stream;
     found.flushPending(stream);
     return stream.response;
@@ -463,14 +399,28 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     return new Response(null, { status: 204, headers: baseHeaders(request) });
   };
 
-  const route = async (request: Request): Promise<Response> => {
-    const path = new URL(request.url).pathname;
+  const route = async (request: Request, client: string): Promise<Response> => {
+    // The Host header first: a malformed one is the client's error (400), not ours (the request's URL is
+    // built from it); on loopback, only /healthz (which tells nothing) is served to a foreign name.
+    const host = request.headers.get("host");
+    if (host !== null && !isWellFormedHost(host)) {
+      return plain(request, 400, "Bad Request: malformed Host header");
+    }
+    let path: string;
+    try {
+      path = new URL(request.url).pathname;
+    } catch {
+      return plain(request, 400, "Bad Request: malformed request target");
+    }
     if (path === HEALTH_PATH && (request.method === "GET" || request.method === "HEAD")) {
       const status = stopping ? 503 : 200;
       const body = request.method === "HEAD"
         ? null
         : JSON.stringify({ status: stopping ? "stopping" : "ok" });
       return new Response(body, { status, headers: { "content-type": "application/json" } });
+    }
+    if (options.loopback && !isLoopbackHost(host)) {
+      return plain(request, 403, "Forbidden: the Host header must name this loopback server");
     }
     if (path !== MCP_PATH) return plain(request, 404, "Not Found: the MCP endpoint is /mcp");
     const refused = gatekeeper(request);
@@ -480,7 +430,7 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     }
     switch (request.method) {
       case "POST":
-        return await handlePost(request);
+        return await handlePost(request, client);
       case "GET":
         return handleGet(request);
       case "DELETE":
@@ -503,8 +453,13 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
   };
 
   return {
-    async handle(request: Request): Promise<Response> {
-      const work = route(request).catch((error) => {
+    async handle(request: Request, remote = "unknown"): Promise<Response> {
+      if (inFlight.size >= maxInFlight) {
+        return plain(request, 503, `Service Unavailable: ${maxInFlight} requests are being answered`, {
+          "retry-after": "1",
+        });
+      }
+      const work = route(request, remote).catch((error) => {
         log(`internal error answering ${request.method}: ${error instanceof Error ? error.message : error}`);
         return plain(request, 500, "Internal Server Error");
       });
@@ -515,9 +470,9 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
       stopped ??= (async () => {
         stopping = true;
         clearInterval(sweep);
-        const running = [...sessions.values()].flatMap((s) => [...s.work]);
+        const running = sessions.values().flatMap((s) => [...s.work]);
         if (!await settleWithin(running, graceMs)) log(`calls still running after ${graceMs} ms: cancelling`);
-        await Promise.all([...sessions.values()].map((s) => endSession(s, "server shutting down")));
+        await Promise.all(sessions.values().map((s) => endSession(s, "server shutting down")));
         await settleWithin([...inFlight], 1_000);
       })();
       return stopped;
@@ -539,46 +494,6 @@ function parseFailed(json: string): boolean {
   return json.startsWith('{"jsonrpc":"2.0","id":null,"error"');
 }
 
-type Body = { kind: "ok"; text: string } | { kind: "too_large" } | { kind: "error"; message: string };
-
-/** Read a request body up to `limit` bytes as strict UTF-8, without buffering more than the limit. */
-async function readBody(request: Request, limit: number): Promise<Body> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) return { kind: "too_large" };
-  if (request.body === null) return { kind: "error", message: "empty body" };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        return { kind: "too_large" };
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    return {
-      kind: "error",
-      message: `reading the body failed: ${error instanceof Error ? error.message : error}`,
-    };
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  try {
-    return { kind: "ok", text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
-  } catch {
-    return { kind: "error", message: "the body is not valid UTF-8" };
-  }
-}
-
 /**
  * Whether a `Host` header names loopback: `localhost`, `127.0.0.1` or `[::1]`, with an optional port.
  *
@@ -594,11 +509,27 @@ export function isLoopbackHost(host: string | null): boolean {
   return name === "localhost" || name === "127.0.0.1" || name === "[::1]";
 }
 
+/**
+ * Whether a `Host` header is a well-formed `host[:port]`: a name or IPv4 address, or an IPv6 address
+ * in brackets, and a port up to 65535 (anything else cannot even be made into the request's URL).
+ */
+export function isWellFormedHost(host: string): boolean {
+  const match = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})?|\[[0-9A-Fa-f:.]{2,45}\])(?::(\d{1,5}))?$/.exec(
+    host,
+  );
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+}
+
 /** Whether `origin` is the server's own (`http://` + the request's Host), as a same-origin page sends. */
 function isSameOrigin(origin: string, request: Request): boolean {
   const host = request.headers.get("host");
   if (host === null) return false;
-  const scheme = new URL(request.url).protocol;
+  let scheme: string;
+  try {
+    scheme = new URL(request.url).protocol;
+  } catch {
+    return false;
+  }
   return origin.toLowerCase() === `${scheme}//${host.toLowerCase()}`;
 }
 

@@ -32,15 +32,21 @@ Deno.test({
   async fn() {
     const server = await HttpServerProcess.start();
     try {
-      const session = await openSession(server.url);
+      const auth = server.auth;
+      const session = await openSession(server.url, auth);
       const foreign = await post(server.url, {
+        ...auth,
         "mcp-session-id": session,
         origin: "http://evil.example.com",
       });
       assert.equal(foreign.status, 403);
       assert.match(foreign.text, /Origin not allowed/);
       assert.equal(foreign.headers.get("access-control-allow-origin"), null, "no CORS without --cors-origin");
-      const opened = await post(server.url, { origin: "https://evil.example.com" }, initializeBody());
+      const opened = await post(
+        server.url,
+        { ...auth, origin: "https://evil.example.com" },
+        initializeBody(),
+      );
       assert.equal(opened.status, 403, "a foreign page cannot open a session either");
       // fetch() cannot forge Host, so this goes through a raw socket.
       const port = Number(new URL(server.url).port);
@@ -48,6 +54,7 @@ Deno.test({
       const body = initializeBody();
       await conn.write(new TextEncoder().encode(
         `POST /mcp HTTP/1.1\r\nHost: evil.example.com:${port}\r\ncontent-type: application/json\r\n` +
+          `authorization: Bearer ${server.token}\r\n` +
           `accept: application/json, text/event-stream\r\ncontent-length: ${body.length}\r\n` +
           `connection: close\r\n\r\n${body}`,
       ));
@@ -58,8 +65,8 @@ Deno.test({
         ),
       );
       assert.match(raw, /^HTTP\/1\.1 403/, raw.slice(0, 200));
-      await stillServes(server.url, session, { origin: server.origin });
-      await stillServes(server.url, session);
+      await stillServes(server.url, session, { ...auth, origin: server.origin });
+      await stillServes(server.url, session, auth);
     } finally {
       await server.dispose();
     }
@@ -81,11 +88,15 @@ Deno.test({
       assert.equal(preflight.status, 204);
       assert.equal(preflight.headers.get("access-control-allow-origin"), app);
       assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /Mcp-Session-Id/);
-      const opened = await post(server.url, { origin: app }, initializeBody());
+      const opened = await post(server.url, { ...server.auth, origin: app }, initializeBody());
       assert.equal(opened.status, 200);
       assert.equal(opened.headers.get("access-control-allow-origin"), app);
       assert.match(opened.headers.get("access-control-expose-headers") ?? "", /Mcp-Session-Id/);
-      const other = await post(server.url, { origin: "https://other.example.com" }, initializeBody());
+      const other = await post(
+        server.url,
+        { ...server.auth, origin: "https://other.example.com" },
+        initializeBody(),
+      );
       assert.equal(other.status, 403);
     } finally {
       await server.dispose();
@@ -99,7 +110,7 @@ Deno.test({
   ...opts,
   async fn() {
     const refused = await new Deno.Command(Deno.execPath(), {
-      args: entryArgs("bxp-mcp", ["--http", "127.0.0.2:0"]),
+      args: entryArgs("bxp-mcp", ["--http", "127.0.0.2:0", "--root", Deno.cwd()]),
       stdin: "null",
       stdout: "null",
       stderr: "piped",
@@ -117,7 +128,7 @@ Deno.test({
     await Deno.writeTextFile(short, "abc");
     await Deno.chmod(short, 0o644);
     const tooShort = await new Deno.Command(Deno.execPath(), {
-      args: entryArgs("bxp-mcp", ["--http", "127.0.0.2:0", "--token-file", short]),
+      args: entryArgs("bxp-mcp", ["--http", "127.0.0.2:0", "--root", Deno.cwd(), "--token-file", short]),
       stdin: "null",
       stdout: "null",
       stderr: "piped",
@@ -164,15 +175,15 @@ Deno.test({
   async fn() {
     const server = await HttpServerProcess.start();
     try {
-      const session = await openSession(server.url);
+      const session = await openSession(server.url, server.auth);
       const big = 17 * 1024 * 1024;
-      const declared = await post(server.url, { "mcp-session-id": session }, "x".repeat(big));
+      const declared = await post(server.url, { ...server.auth, "mcp-session-id": session }, "x".repeat(big));
       assert.equal(declared.status, 413);
       let sent = 0;
       const chunk = new Uint8Array(1024 * 1024).fill(0x20);
       const streamed = await fetch(server.url, {
         method: "POST",
-        headers: { ...POST_HEADERS, "mcp-session-id": session },
+        headers: { ...POST_HEADERS, ...server.auth, "mcp-session-id": session },
         body: new ReadableStream<Uint8Array>({
           pull(controller) {
             if (sent >= big) return controller.close();
@@ -186,42 +197,51 @@ Deno.test({
       await streamed.body?.cancel();
       assert.equal(streamed.status, 413, "a chunked body is cut off at the cap");
 
-      const noSession = await post(server.url, {});
+      const noSession = await post(server.url, server.auth);
       assert.equal(noSession.status, 400);
-      const unknown = await post(server.url, { "mcp-session-id": crypto.randomUUID() });
+      const unknown = await post(server.url, { ...server.auth, "mcp-session-id": crypto.randomUUID() });
       assert.equal(unknown.status, 404, "another (unknown) session id is refused");
       const badVersion = await post(server.url, {
+        ...server.auth,
         "mcp-session-id": session,
         "mcp-protocol-version": "1999-01-01",
       });
       assert.equal(badVersion.status, 400);
       assert.match(badVersion.text, /MCP-Protocol-Version/);
-      const text = await post(server.url, { "mcp-session-id": session, "content-type": "text/plain" });
+      const text = await post(server.url, {
+        ...server.auth,
+        "mcp-session-id": session,
+        "content-type": "text/plain",
+      });
       assert.equal(text.status, 415);
-      const parse = await post(server.url, { "mcp-session-id": session }, "{not json");
+      const parse = await post(server.url, { ...server.auth, "mcp-session-id": session }, "{not json");
       assert.equal(parse.status, 400);
       assert.equal(JSON.parse(parse.text).error.code, -32700);
-      const noMethod = await post(server.url, { "mcp-session-id": session }, '{"jsonrpc":"2.0","id":5}');
+      const noMethod = await post(
+        server.url,
+        { ...server.auth, "mcp-session-id": session },
+        '{"jsonrpc":"2.0","id":5}',
+      );
       assert.equal(noMethod.status, 200, "a malformed request with an id is answered, not swallowed");
       assert.equal(JSON.parse(noMethod.text).error.code, -32600);
       assert.equal(JSON.parse(noMethod.text).id, 5);
       const note = await post(
         server.url,
-        { "mcp-session-id": session },
+        { ...server.auth, "mcp-session-id": session },
         '{"jsonrpc":"2.0","method":"notifications/initialized"}',
       );
       assert.deepEqual([note.status, note.text], [202, ""]);
-      const reinit = await post(server.url, { "mcp-session-id": session }, initializeBody());
+      const reinit = await post(server.url, { ...server.auth, "mcp-session-id": session }, initializeBody());
       assert.equal(reinit.status, 400);
       const get = await fetch(server.url, {
-        headers: { "mcp-session-id": session, accept: "application/json" },
+        headers: { ...server.auth, "mcp-session-id": session, accept: "application/json" },
       });
       await get.body?.cancel();
       assert.equal(get.status, 406);
       const elsewhere = await fetch(new URL("/other", server.url));
       await elsewhere.body?.cancel();
       assert.equal(elsewhere.status, 404);
-      await stillServes(server.url, session);
+      await stillServes(server.url, session, server.auth);
     } finally {
       await server.dispose();
     }
@@ -235,20 +255,23 @@ Deno.test({
     const server = await HttpServerProcess.start(["--max-sessions", "3"]);
     try {
       const sessions = [];
-      for (let i = 0; i < 3; i++) sessions.push(await openSession(server.url));
+      for (let i = 0; i < 3; i++) sessions.push(await openSession(server.url, server.auth));
       for (let i = 0; i < 5; i++) {
-        const flood = await post(server.url, {}, initializeBody());
+        const flood = await post(server.url, server.auth, initializeBody());
         assert.equal(flood.status, 429);
         assert.match(flood.headers.get("retry-after") ?? "", /^\d+$/);
       }
-      for (const session of sessions) await stillServes(server.url, session);
+      for (const session of sessions) await stillServes(server.url, session, server.auth);
       const health = await fetch(new URL("/healthz", server.url));
       assert.equal(health.status, 200);
       await health.body?.cancel();
-      const ended = await fetch(server.url, { method: "DELETE", headers: { "mcp-session-id": sessions[0] } });
+      const ended = await fetch(server.url, {
+        method: "DELETE",
+        headers: { ...server.auth, "mcp-session-id": sessions[0] },
+      });
       await ended.body?.cancel();
       assert.equal(ended.status, 204);
-      await openSession(server.url); // room again
+      await openSession(server.url, server.auth); // room again
     } finally {
       await server.dispose();
     }

@@ -39,7 +39,14 @@ Deno.test({
   async fn() {
     const server = await HttpServerProcess.start();
     try {
-      const base = ["--cli", server.url, "--transport", "http"];
+      const base = [
+        "--cli",
+        server.url,
+        "--transport",
+        "http",
+        "--header",
+        `Authorization: Bearer ${server.token}`,
+      ];
       const listed = await inspector([...base, "--method", "tools/list"]);
       assert.equal(listed.code, 0, listed.stderr);
       const names = (JSON.parse(listed.stdout).tools as { name: string }[]).map((t) => t.name);

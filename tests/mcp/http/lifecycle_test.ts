@@ -1,7 +1,8 @@
 /**
- * Sessions of the real `bxp-mcp --http` over their life: each client's own MCP root (asked over the
- * session's stream), resources private to their session, the per-session cap on running requests, idle
- * expiry, and SIGTERM ending everything in order (children killed, workspaces removed, exit 0).
+ * Sessions of the real `bxp-mcp --http` over their life: the fixed `--root` for every session (a
+ * client's MCP roots are never asked for, never used), resources private to their session, the
+ * per-session cap on running requests, idle expiry, and SIGTERM ending everything in order (children
+ * killed, workspaces removed, exit 0).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -39,15 +40,21 @@ interface TextResult {
   isError?: boolean;
 }
 
-async function connect(url: string, roots: string[] | null = null) {
+/** An SDK client of `server`; with `roots`, it offers them as its MCP roots and counts the asks. */
+async function connect(server: HttpServerProcess, roots: string[] | null = null, asked = { count: 0 }) {
   const client = new Client(
     { name: "bxp-mcp-http-lifecycle", version: "1.0.0" },
     roots === null ? {} : { capabilities: { roots: { listChanged: true } } },
   );
   if (roots !== null) {
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((uri) => ({ uri })) }));
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      asked.count++;
+      return { roots: roots.map((uri) => ({ uri })) };
+    });
   }
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.auth } }),
+  );
   return client;
 }
 
@@ -58,22 +65,33 @@ async function project(files: Record<string, string>): Promise<string> {
 }
 
 Deno.test({
-  name: "each HTTP session uses its own client's root, and its resources are not another session's",
+  name: "over HTTP every session uses --root: a client answering file:///etc reads nothing there",
   ...opts,
   async fn() {
-    const a = await project({ "c.json5": UPPER_CONFIG, "in.csv": "name\nada\n" });
-    const b = await project({ "c.json5": UPPER_CONFIG, "in.csv": "name\ngrace\n" });
-    const server = await HttpServerProcess.start();
-    const first = await connect(server.url, [pathToFileURL(a).href]);
-    const second = await connect(server.url, [pathToFileURL(b).href]);
+    const root = await project({ "c.json5": UPPER_CONFIG, "in.csv": "name\nada\n" });
+    const elsewhere = await project({ "c.json5": UPPER_CONFIG, "in.csv": "name\ngrace\n" });
+    const server = await HttpServerProcess.start([], "127.0.0.1", { root });
+    const asked = { count: 0 };
+    const first = await connect(server, ["file:///etc"], asked);
+    const second = await connect(server, [pathToFileURL(elsewhere).href], asked);
     try {
+      for (const client of [first, second]) {
+        const peek = await client.callTool({
+          name: "bxp_peek_csv",
+          arguments: { path: "passwd" },
+        }) as TextResult;
+        assert.equal(peek.isError, true, "no passwd under --root");
+        assert.doesNotMatch(JSON.stringify(peek), /root:x:0:0/, "nothing of /etc/passwd comes back");
+      }
+      await first.sendRootsListChanged();
       const args = { path: "c.json5", template: "up", csv_path: "in.csv" };
       const one = await first.callTool({ name: "bxp_simulate", arguments: args }) as TextResult;
       const two = await second.callTool({ name: "bxp_simulate", arguments: args }) as TextResult;
       assert.equal(one.isError, false, one.content[0].text);
       const csvOf = (r: TextResult) => (r.structuredContent!.outputs as { csv: string }[])[0].csv;
-      assert.equal(csvOf(one), "NAME\nADA\n", "the first session read its own root");
-      assert.equal(csvOf(two), "NAME\nGRACE\n", "the second session read its own root");
+      assert.equal(csvOf(one), "NAME\nADA\n", "the first session read --root");
+      assert.equal(csvOf(two), "NAME\nADA\n", "the second session read --root, not its client's root");
+      assert.equal(asked.count, 0, "the server never asked a client for its roots");
 
       const link = one.content.find((c) => c.mimeType === "text/csv")!;
       const mine = await first.readResource({ uri: link.uri! }) as { contents: { text: string }[] };
@@ -85,8 +103,8 @@ Deno.test({
       await first.close();
       await second.close();
       await server.dispose();
-      await Deno.remove(a, { recursive: true });
-      await Deno.remove(b, { recursive: true });
+      await Deno.remove(root, { recursive: true });
+      await Deno.remove(elsewhere, { recursive: true });
     }
   },
 });
@@ -98,8 +116,8 @@ Deno.test({
   async fn() {
     const server = await HttpServerProcess.start();
     try {
-      const session = await openSession(server.url);
-      const headers = { ...POST_HEADERS, "mcp-session-id": session };
+      const session = await openSession(server.url, server.auth);
+      const headers = { ...POST_HEADERS, ...server.auth, "mcp-session-id": session };
       const slow = (id: number) =>
         fetch(server.url, {
           method: "POST",
@@ -120,15 +138,18 @@ Deno.test({
       const refused = await Promise.race(requests);
       assert.equal(refused.status, 429, await refused.text());
       assert.equal(refused.headers.get("retry-after"), "1");
-      const other = await openSession(server.url);
+      const other = await openSession(server.url, server.auth);
       const ping = await fetch(server.url, {
         method: "POST",
-        headers: { ...POST_HEADERS, "mcp-session-id": other },
+        headers: { ...POST_HEADERS, ...server.auth, "mcp-session-id": other },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
       });
       assert.equal(ping.status, 200, "another session is served");
       await ping.body?.cancel();
-      const ended = await fetch(server.url, { method: "DELETE", headers: { "mcp-session-id": session } });
+      const ended = await fetch(server.url, {
+        method: "DELETE",
+        headers: { ...server.auth, "mcp-session-id": session },
+      });
       assert.equal(ended.status, 204);
       await ended.body?.cancel();
       const statuses = [];
@@ -153,11 +174,11 @@ Deno.test({
   async fn() {
     const server = await HttpServerProcess.start(["--idle-timeout", "3"]);
     try {
-      const session = await openSession(server.url);
+      const session = await openSession(server.url, server.auth);
       // A finished simulation keeps its run (outputs, trace) for the session: expiry must delete it.
       const simulated = await fetch(server.url, {
         method: "POST",
-        headers: { ...POST_HEADERS, "mcp-session-id": session },
+        headers: { ...POST_HEADERS, ...server.auth, "mcp-session-id": session },
         body: JSON.stringify({
           jsonrpc: "2.0",
           id: 2,
@@ -179,7 +200,7 @@ Deno.test({
       );
       const late = await fetch(server.url, {
         method: "POST",
-        headers: { ...POST_HEADERS, "mcp-session-id": session },
+        headers: { ...POST_HEADERS, ...server.auth, "mcp-session-id": session },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
       });
       await late.body?.cancel();
@@ -199,7 +220,7 @@ Deno.test({
   async fn() {
     const server = await HttpServerProcess.start();
     try {
-      const client = await connect(server.url);
+      const client = await connect(server);
       const call = client.callTool(
         { name: "bxp_simulate", arguments: { config: SLOW_CONFIG, template: "slow", csv: SLOW_CSV } },
         undefined,

@@ -18,8 +18,10 @@ interface TextResult {
   isError?: boolean;
 }
 
-async function connect(url: string) {
-  const transport = new StreamableHTTPClientTransport(new URL(url));
+async function connect(server: HttpServerProcess) {
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: { headers: server.auth },
+  });
   const client = new Client({ name: "bxp-mcp-http-test", version: "1.0.0" });
   const errors: unknown[] = [];
   client.onerror = (error: unknown) => errors.push(error);
@@ -35,7 +37,7 @@ Deno.test({
   ...opts,
   async fn() {
     const server = await HttpServerProcess.start();
-    const { client, transport, errors } = await connect(server.url);
+    const { client, transport, errors } = await connect(server);
     try {
       assert.match(transport.sessionId ?? "", /^[\x21-\x7e]{16,}$/, "a session id is issued");
       assert.equal(client.getServerVersion()?.name, "bxp-mcp");
@@ -109,7 +111,7 @@ Deno.test({
   ...opts,
   async fn() {
     const server = await HttpServerProcess.start();
-    const { client } = await connect(server.url);
+    const { client } = await connect(server);
     try {
       const abort = new AbortController();
       const call = client.callTool(
@@ -139,8 +141,8 @@ Deno.test({
   ...opts,
   async fn() {
     const server = await HttpServerProcess.start();
-    const first = await connect(server.url);
-    const second = await connect(server.url);
+    const first = await connect(server);
+    const second = await connect(server);
     try {
       assert.notEqual(first.transport.sessionId, second.transport.sessionId);
       const running = first.client.callTool(
@@ -166,6 +168,7 @@ Deno.test({
           "content-type": "application/json",
           accept: "application/json, text/event-stream",
           "mcp-session-id": first.transport.sessionId!,
+          ...server.auth,
         },
         body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }),
       });
