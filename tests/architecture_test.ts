@@ -41,9 +41,12 @@ function codeOf(text: string): string {
     .replace(/(^|[^:\\])\/\/.*$/gm, "$1");
 }
 
-/** The module specifiers a file imports or re-exports, resolved against the repository root. */
+/**
+ * The module specifiers a file imports or re-exports, resolved against the repository root. Comments are
+ * left out: a doc example imports what its test needs (`node:assert`), not what the module loads.
+ */
 function importsOf(file: string): string[] {
-  const text = Deno.readTextFileSync(join(ROOT, file));
+  const text = codeOf(Deno.readTextFileSync(join(ROOT, file)));
   const specs = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+"([^"]+)"/g)].map((m) => m[1]);
   specs.push(...[...text.matchAll(/import\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]));
   return specs.map((s) => s.startsWith(".") ? relative(ROOT, resolve(ROOT, file, "..", s)) : s);
