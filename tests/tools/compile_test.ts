@@ -51,7 +51,9 @@ Deno.test("the compile flags are the task flags: never prompt, bxp-mcp can narro
     assert.deepEqual(args.slice(1, 1 + flags.length), flags);
     assert.ok(flags.includes("--no-prompt"), entry);
     assert.ok(!flags.includes("--allow-all") && !flags.includes("-A"), entry);
-    assert.ok(!flags.some((f) => f.startsWith("--allow-ffi")), entry);
+    // FFI only for bxp-mcp's path guard, and only for the C library's paths (never the whole FFI).
+    assert.ok(!flags.includes("--allow-ffi"), entry);
+    assert.equal(flags.some((f) => f.startsWith("--allow-ffi=")), entry === "bxp-mcp", entry);
     // bxp-mcp --http listens on an address known only at run time: the binary carries --allow-net and its
     // session worker narrows it to that one HOST:PORT (none on stdio); bxp-cli never has network.
     assert.equal(flags.some((f) => f.startsWith("--allow-net")), entry === "bxp-mcp", entry);

@@ -8,12 +8,17 @@
  * is. Its messages follow wizz's path guard (clients and models read them), always naming the path
  * relative to the root (never the server's absolute path, never a raw OS message).
  *
- * Races: Deno offers no openat and (without --allow-all) no /proc/self/fd, so a folder swapped for a link
- * by another local process between a check and a system call would redirect a path-based open. What was
- * opened is therefore verified after the open, on the descriptor: it must be a regular file with one link
- * whose identity (dev, ino) is the one the checked, link-free path names, both right before and right
- * after the open (synchronous checks, so nothing else of this process runs in between). Files are opened
- * with O_NONBLOCK so a FIFO swapped in after the check cannot block the open; it is refused after fstat.
+ * Races: a folder swapped for a link by another local process between a check and a path-based open
+ * would redirect the open, and no check before or after it can close that window (each component is
+ * looked at in a different moment than the open resolves it). Where the OS offers it (Linux, macOS),
+ * the open is therefore resolved beneath the root's directory descriptor following no link at all
+ * (`beneath.ts`: openat2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, or openat with O_NOFOLLOW per
+ * component) and the file is read through that descriptor; the path checks before it only give the
+ * precise messages. Elsewhere (Windows) what was opened by path is verified after the open, on the
+ * descriptor: a regular file with one link whose identity (dev, ino) is the one the checked, link-free
+ * path names, both right before and right after the open (synchronous checks, so nothing else of this
+ * process runs in between), which narrows the window without closing it. Files are opened with
+ * O_NONBLOCK so a FIFO swapped in after the check cannot block the open; it is refused after fstat.
  *
  * @example
  * ```ts
@@ -25,6 +30,7 @@
  */
 
 import { loadNodeFs, nodeFs, type NodeStats } from "./node_fs.ts";
+import { type Beneath, beneath, BeneathError } from "./beneath.ts";
 import { join, relative, resolve, sep } from "../../util/host_path.ts";
 import { concatBytes } from "../../util/bytes.ts";
 
@@ -277,6 +283,7 @@ export class ProjectRoot {
   readonly path: string;
   readonly #id: Identity;
   readonly #os: string;
+  #handle: RootHandle | null = null;
 
   private constructor(path: string, id: Identity, os: string) {
     this.path = path;
@@ -323,6 +330,30 @@ export class ProjectRoot {
       throw new PathGuardError("changed", "Project root changed or disappeared since startup.", "");
     }
     return { path: this.path, id: identityOf(info) };
+  }
+
+  /**
+   * The root's directory descriptor, for access resolved beneath it (`beneath.ts`), or null where the
+   * platform offers no such calls (then the path checks alone guard). Opened on first use by the real
+   * path taken at startup and refused unless it is still the folder opened then; kept for the session, so
+   * a later swap of the root's own path cannot redirect it.
+   */
+  beneathHandle(): RootHandle | null {
+    if (this.#handle !== null) return this.#handle;
+    const fs = this.#os === Deno.build.os ? beneath() : null;
+    if (fs === null) return null;
+    let fd: number;
+    try {
+      fd = fs.openRoot(this.path);
+    } catch {
+      throw new PathGuardError("changed", "Project root changed or disappeared since startup.", "");
+    }
+    const info = fs.fstat(fd);
+    if (info.kind !== "dir" || !sameIdentity({ dev: info.dev, ino: info.ino }, this.#id)) {
+      fs.close(fd);
+      throw new PathGuardError("changed", "Project root changed or disappeared since startup.", "");
+    }
+    return this.#handle = { fs, fd };
   }
 
   /**
@@ -398,7 +429,6 @@ export class ProjectRoot {
    * enforced while reading, in case the file grows.
    */
   async readFile(path: string, options: ReadOptions): Promise<{ relative: string; bytes: Uint8Array }> {
-    await loadNodeFs();
     const walked = await this.walk(path);
     const shown = displayPath(walked.relative);
     const info = walked.target;
@@ -410,12 +440,29 @@ export class ProjectRoot {
       throw new PathGuardError("hardlink", `File has other hard links; refusing to read it: ${shown}`, shown);
     }
     if (info.size > options.maxBytes) throw tooLarge(options, info.size, shown);
-    const fd = openVerified(walked, shown);
+    const file = await this.#open(walked, shown);
     try {
-      return { relative: walked.relative, bytes: await readBounded(fd, options, shown) };
+      if (file.size > options.maxBytes) throw tooLarge(options, file.size, shown);
+      return { relative: walked.relative, bytes: await readBounded(file, options, shown) };
     } finally {
-      nodeFs().closeSync(fd);
+      file.close();
     }
+  }
+
+  /**
+   * Open a walked target for reading: beneath the root's descriptor where the platform allows it, else by
+   * path with the checks around the open.
+   */
+  async #open(walked: WalkedPath, shown: string): Promise<OpenedFile> {
+    const handle = this.beneathHandle();
+    if (handle !== null) return openBeneathVerified(handle, walked, shown);
+    await loadNodeFs();
+    const fd = openVerified(walked, shown);
+    return {
+      size: nodeFs().fstatSync(fd).size,
+      read: (buffer, offset, length) => readAt(fd, buffer, offset, length),
+      close: () => nodeFs().closeSync(fd),
+    };
   }
 
   /**
@@ -426,7 +473,6 @@ export class ProjectRoot {
     path: string,
     options: ReadOptions,
   ): Promise<{ relative: string; bytes: Uint8Array; size: number; truncated: boolean }> {
-    await loadNodeFs();
     const walked = await this.walk(path);
     const shown = displayPath(walked.relative);
     const info = walked.target;
@@ -437,15 +483,15 @@ export class ProjectRoot {
     if (info.nlink !== null && info.nlink > 1) {
       throw new PathGuardError("hardlink", `File has other hard links; refusing to read it: ${shown}`, shown);
     }
-    const fd = openVerified(walked, shown);
+    const file = await this.#open(walked, shown);
     try {
-      const size = nodeFs().fstatSync(fd).size;
+      const size = file.size;
       const buffer = new Uint8Array(Math.min(options.maxBytes, Math.max(size, 0)) + 1);
       let filled = 0;
       while (filled < buffer.length) {
         let n: number;
         try {
-          n = await readAt(fd, buffer, filled, buffer.length - filled);
+          n = await file.read(buffer, filled, buffer.length - filled);
         } catch {
           throw new PathGuardError("unreadable", `Cannot read ${shown}`, shown);
         }
@@ -460,7 +506,7 @@ export class ProjectRoot {
         truncated,
       };
     } finally {
-      nodeFs().closeSync(fd);
+      file.close();
     }
   }
 
@@ -489,14 +535,84 @@ function readAt(fd: number, buffer: Uint8Array, offset: number, length: number):
   });
 }
 
-async function readBounded(fd: number, options: ReadOptions, shown: string): Promise<Uint8Array> {
+/** An opened, verified file: its size when opened, reads at the current position, close. */
+interface OpenedFile {
+  size: number;
+  read(buffer: Uint8Array, offset: number, length: number): Promise<number>;
+  close(): void;
+}
+
+/** The root's directory descriptor and the calls that resolve beneath it. */
+export interface RootHandle {
+  fs: Beneath;
+  fd: number;
+}
+
+/**
+ * The refusal for an fd-relative open that failed after the path checks passed: the file system changed
+ * in between (a link appeared: ELOOP; a folder became a file or link: ENOTDIR; an escape: EXDEV), or the
+ * target went away.
+ */
+export function beneathRefusal(error: unknown, shown: string, what: string): PathGuardError {
+  const code = error instanceof BeneathError ? error.code : "";
+  if (code === "ELOOP") {
+    return new PathGuardError("symlink", `Path goes through a symbolic link: ${shown}`, shown);
+  }
+  if (code === "EXDEV") {
+    return new PathGuardError("outside-root", `Path must stay inside the project root: ${shown}`, shown);
+  }
+  if (code === "ENOENT") return new PathGuardError("not-found", `${what} file not found: ${shown}`, shown);
+  if (code === "ENOTDIR") {
+    return new PathGuardError("changed", `A folder on the way changed while opening ${shown}`, shown);
+  }
+  return new PathGuardError("unreadable", `Cannot open ${shown}${code === "" ? "" : ` (${code})`}`, shown);
+}
+
+/**
+ * Open a walked target beneath the root's descriptor, following no link and never leaving the root, and
+ * check the descriptor: a regular file with one link, the identity the walk saw (so what is read is what
+ * was checked).
+ */
+function openBeneathVerified(handle: RootHandle, walked: WalkedPath, shown: string): OpenedFile {
+  const { fs } = handle;
+  let fd: number;
+  try {
+    fd = fs.openBeneath(handle.fd, walked.parts, "read");
+  } catch (error) {
+    throw beneathRefusal(error, shown, "File");
+  }
+  try {
+    const info = fs.fstat(fd);
+    if (info.kind !== "file") throw new PathGuardError("not-regular", `Not a regular file: ${shown}`, shown);
+    if (info.nlink > 1) {
+      throw new PathGuardError("hardlink", `File has other hard links; refusing it: ${shown}`, shown);
+    }
+    const expected = identityOf(walked.target as Deno.FileInfo);
+    if (!sameIdentity({ dev: info.dev, ino: info.ino }, expected)) {
+      throw new PathGuardError("changed", `File changed while it was being opened: ${shown}`, shown);
+    }
+    return {
+      size: info.size,
+      read: (buffer, offset, length) => fs.read(fd, buffer, offset, length),
+      close: () => fs.close(fd),
+    };
+  } catch (error) {
+    fs.close(fd);
+    throw error;
+  }
+}
+
+async function readBounded(file: OpenedFile, options: ReadOptions, shown: string): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
+  // One read for a file that did not grow since it was opened (its size and one byte more), then the end.
+  let want = Math.min(file.size, options.maxBytes) + 1;
   while (true) {
-    const buffer = new Uint8Array(64 * 1024);
+    const buffer = new Uint8Array(Math.max(want, 1));
+    want = 64 * 1024;
     let n: number;
     try {
-      n = await readAt(fd, buffer, 0, buffer.length);
+      n = await file.read(buffer, 0, buffer.length);
     } catch {
       throw new PathGuardError("unreadable", `Cannot read ${shown}`, shown);
     }

@@ -9,13 +9,19 @@
  * when asked, one at a time, each verified. Nothing is written inside version-control or dependency
  * folders, and a read-only target is not replaced.
  *
- * Races: every check next to a system call is synchronous, so no other call of this process runs between
- * them. A temporary file or folder that another process's folder swap sent outside the root is detected
- * by the check after its creation and removed again by its random name until its descriptor reports no
- * link left. The final link or rename only moves an entry within one folder, so a swapped folder makes it
- * fail (the source is not found there) rather than land outside. Residual risk, documented in the README:
- * Deno offers no openat/renameat, so a swap that fools both the check before a call and the synchronous
- * check after it is not detected.
+ * Races: where the OS offers it (Linux, macOS; `beneath.ts`), every step is relative to a directory
+ * descriptor: the target's folder is opened beneath the root's descriptor following no link, missing
+ * folders are made with `mkdirat` in it and opened with O_NOFOLLOW, the temporary file is created with
+ * `openat(O_CREAT | O_EXCL | O_NOFOLLOW)` in it, and it is moved into place with `linkat` / `renameat`
+ * within that same descriptor, so no step names a path another process could redirect.
+ *
+ * Elsewhere (Windows), every check next to a system call is synchronous, so no other call of this process
+ * runs between them. A temporary file or folder that another process's folder swap sent outside the root
+ * is detected by the check after its creation and removed again by its random name until its descriptor
+ * reports no link left. The final link or rename only moves an entry within one folder, so a swapped
+ * folder makes it fail (the source is not found there) rather than land outside. Residual risk there,
+ * documented in the README: a swap that fools both the check before a call and the synchronous check
+ * after it is not detected.
  *
  * @example
  * ```ts
@@ -29,7 +35,9 @@
 import { loadNodeFs, nodeFs } from "./node_fs.ts";
 import { basename, dirname, join } from "../../util/host_path.ts";
 import { CONFIG_MAX_BYTES } from "../../config/json5.ts";
+import { BeneathError } from "./beneath.ts";
 import {
+  beneathRefusal,
   displayPath,
   foldersUnchangedSync,
   type Identity,
@@ -38,6 +46,7 @@ import {
   type PathRefusal,
   type ProjectRoot,
   protectedFolderIn,
+  type RootHandle,
   sameIdentity,
   verifyOpenedSync,
   type WalkedPath,
@@ -95,6 +104,8 @@ export interface WriteTarget {
   existingId: Identity | null;
   /** The existing file's permission bits (kept by a replacement), null when new or not reported. */
   existingMode: number | null;
+  /** The root's directory descriptor where writes resolve beneath it; null: path-based writes. */
+  handle: RootHandle | null;
 }
 
 const identityOf = (info: Deno.FileInfo): Identity => ({ dev: info.dev, ino: info.ino });
@@ -113,10 +124,12 @@ export async function checkWriteTarget(
   path: string,
   rules: WriteRules,
 ): Promise<WriteTarget> {
-  // The write that follows is synchronous from its first check to its last system call: load node:fs now.
-  await loadNodeFs();
   let walked: WalkedPath;
+  let handle: RootHandle | null;
   try {
+    handle = root.beneathHandle();
+    // A path-based write is synchronous from its first check to its last system call: load node:fs now.
+    if (handle === null) await loadNodeFs();
     walked = await root.walk(path);
   } catch (error) {
     if (error instanceof PathGuardError) refuse(error.reason, error.message, error.path);
@@ -140,7 +153,7 @@ export async function checkWriteTarget(
     );
   }
   const info = walked.target;
-  if (info === null) return { walked, exists: false, existingId: null, existingMode: null };
+  if (info === null) return { walked, exists: false, existingId: null, existingMode: null, handle };
   if (!info.isFile) refuse("not-regular", `Write target is not a regular file: ${shown}`, shown);
   if (info.nlink !== null && info.nlink > 1) {
     refuse("hardlink", `Write target has other hard links; refusing to replace it: ${shown}`, shown);
@@ -157,6 +170,7 @@ export async function checkWriteTarget(
     exists: true,
     existingId: identityOf(info),
     existingMode: info.mode === null ? null : info.mode & 0o777,
+    handle,
   };
 }
 
@@ -227,7 +241,8 @@ export async function writeChecked(
   bytes: Uint8Array,
   options: WriteOptions,
 ): Promise<"created" | "updated"> {
-  await loadNodeFs(); // already loaded by checkWriteTarget; the write itself stays one synchronous step
+  // Already loaded by checkWriteTarget where needed; the write itself stays one synchronous step.
+  if (target.handle === null) await loadNodeFs();
   return writeCheckedSync(target, bytes, options);
 }
 
@@ -237,7 +252,8 @@ export function writeCheckedSync(
   bytes: Uint8Array,
   options: WriteOptions,
 ): "created" | "updated" {
-  nodeFs(); // checkWriteTarget loaded it; before that this is a bug to report, not a refused write
+  // checkWriteTarget loaded it; before that this is a bug to report, not a refused write.
+  if (target.handle === null) nodeFs();
   const { walked } = target;
   const shown = displayPath(walked.relative);
   if (bytes.length > options.rules.maxBytes) {
@@ -259,8 +275,9 @@ export function writeCheckedSync(
         shown,
       );
     }
-    createFolders(walked, folders, shown);
   }
+  if (target.handle !== null) return writeBeneath(target, target.handle, bytes, shown);
+  if (walked.missingFrom < walked.parts.length - 1) createFolders(walked, folders, shown);
   // From here on every step is synchronous: no other call of this process runs between a check and the
   // system call it guards.
   return target.exists
@@ -560,4 +577,122 @@ function replaceSync(
       discardTemp(temp);
     }
   }
+}
+
+/**
+ * The write, every step relative to a directory descriptor: the existing folders opened beneath the root
+ * (no link followed, never leaving it), missing ones made with mkdirat and opened with O_NOFOLLOW, the
+ * temporary file created exclusively in the target's folder, then linked (new file) or renamed (a
+ * replacement, after the target is checked again in that folder) into place within the same descriptor.
+ * A temporary file is removed through that descriptor on any failure, so none is left anywhere.
+ */
+function writeBeneath(
+  target: WriteTarget,
+  handle: RootHandle,
+  bytes: Uint8Array,
+  shown: string,
+): "created" | "updated" {
+  const { fs } = handle;
+  const { walked } = target;
+  const name = walked.parts[walked.parts.length - 1];
+  const existing = walked.parts.slice(0, Math.min(walked.missingFrom, walked.parts.length - 1));
+  const changed: () => never = () =>
+    refuse("changed", `A folder on the way changed during the write: ${shown}`, shown);
+  let dir: number;
+  try {
+    dir = fs.openBeneath(handle.fd, existing, "dir");
+  } catch (error) {
+    const refusal = beneathRefusal(error, shown, "Folder");
+    refuse(refusal.reason === "not-found" ? "changed" : refusal.reason, refusal.message, shown);
+  }
+  try {
+    for (let i = existing.length; i < walked.parts.length - 1; i++) {
+      const here = displayPath(walked.parts.slice(0, i + 1).join("/"));
+      try {
+        fs.mkdirIn(dir, walked.parts[i], CREATED_FOLDER_MODE);
+      } catch (error) {
+        if (errnoOf(error) === "EEXIST") {
+          refuse("changed", `Folder ${here} appeared while it was being created: ${shown}`, shown);
+        }
+        refuse("io", `Cannot create the folder ${here} (${errnoOf(error)})`, shown);
+      }
+      let next: number;
+      try {
+        // O_NOFOLLOW | O_DIRECTORY: a link or file swapped in for the new folder is refused.
+        next = fs.openBeneath(dir, [walked.parts[i]], "dir");
+      } catch {
+        changed();
+      }
+      fs.close(dir);
+      dir = next;
+    }
+    const temp = `.${namePrefix(name)}.${nonce()}.bxp-tmp`;
+    let fd: number;
+    try {
+      // A new file gets 0644 less the umask, as any editor would create it; a replacement starts private.
+      fd = fs.createIn(dir, temp, target.exists ? 0o600 : 0o644);
+    } catch (error) {
+      refuse("io", `Cannot create a temporary file beside ${shown} (${errnoOf(error)})`, shown);
+    }
+    let placed = false;
+    try {
+      const made = fs.fstat(fd);
+      if (made.kind !== "file" || made.nlink !== 1) changed();
+      try {
+        if (target.existingMode !== null) fs.fchmod(fd, target.existingMode);
+        fs.writeAll(fd, bytes);
+        fs.fsync(fd);
+      } catch (error) {
+        refuse("io", `Cannot write the temporary file beside ${shown} (${errnoOf(error)})`, shown);
+      }
+      if (!target.exists) {
+        try {
+          // linkat fails when anything (a file, a dangling link) appeared at the target: never replaces.
+          fs.linkIn(dir, temp, name);
+        } catch (error) {
+          if (errnoOf(error) === "EEXIST") {
+            refuse("exists", `${shown} appeared while it was being written; nothing was written.`, shown);
+          }
+          refuse("io", `Cannot create ${shown} (${errnoOf(error)})`, shown);
+        }
+        return "created";
+      }
+      let now;
+      try {
+        now = fs.statIn(dir, name);
+      } catch {
+        refuse("changed", `${shown} disappeared while it was being replaced; nothing was written.`, shown);
+      }
+      if (
+        now.kind !== "file" || now.nlink > 1 || (now.mode & 0o200) === 0 || target.existingId === null ||
+        !sameIdentity({ dev: now.dev, ino: now.ino }, target.existingId)
+      ) {
+        refuse("changed", `${shown} changed while it was being replaced; nothing was written.`, shown);
+      }
+      try {
+        // renameat replaces whatever is at the name (a link swapped in is replaced, never followed).
+        fs.renameIn(dir, temp, name);
+      } catch (error) {
+        refuse("io", `Cannot replace ${shown} (${errnoOf(error)})`, shown);
+      }
+      placed = true;
+      return "updated";
+    } finally {
+      fs.close(fd);
+      if (!placed) {
+        try {
+          fs.unlinkIn(dir, temp);
+        } catch {
+          // never linked (creation failed before) or already gone
+        }
+      }
+    }
+  } finally {
+    fs.close(dir);
+  }
+}
+
+/** The errno name of an fd-relative call's failure (path-free), or a generic word. */
+function errnoOf(error: unknown): string {
+  return error instanceof BeneathError ? error.code : "I/O error";
 }

@@ -8,7 +8,7 @@
  * to paths known only at startup.
  *
  * Deno's path checks are lexical and follow existing symlinks, so this backs up (never replaces) the
- * application checks in `paths.ts`, `safe_write.ts` and the scratch-workspace staging. bxp-cli itself runs
+ * application checks (whose fd-relative opens need FFI for the C library, and only for it) in `paths.ts`, `safe_write.ts` and the scratch-workspace staging. bxp-cli itself runs
  * as a separate process outside Deno's sandbox of this one; it is confined by its argument vector and by
  * the simulate checks on the staged config.
  *
@@ -16,6 +16,7 @@
  */
 
 import { basename, dirname, join } from "../../util/host_path.ts";
+import { libcPath } from "./beneath.ts";
 
 /** What the worker is allowed, computed at startup. */
 export interface SandboxPlan {
@@ -37,22 +38,28 @@ export interface SandboxPlan {
 /**
  * The worker's permissions for `plan`: read and env as the process has them, write only to the scratch
  * folder (and the root with `--allow-write`), run only bxp-cli, network only to listen on the `--http`
- * address (none on stdio), and no FFI, system info or imports from elsewhere.
+ * address (none on stdio), FFI only for the one C library file `libc` (the path guard's fd-relative
+ * opens, `beneath.ts`; none where it is null), and no system info or imports from elsewhere.
  *
  * @example
  * ```ts
- * workerPermissions({ scratchRoot: "/tmp/bxp-mcp-sim", root: "/p", allowWrite: false, cliProgram: "/opt/bxp-cli" });
- * // { read: "inherit", env: "inherit", write: ["/tmp/bxp-mcp-sim"], run: ["/opt/bxp-cli"], net: false, ... }
+ * workerPermissions({ scratchRoot: "/tmp/bxp-mcp-sim", root: "/p", allowWrite: false, cliProgram: "/opt/bxp-cli" },
+ *   "/lib/x86_64-linux-gnu/libc.so.6");
+ * // { read: "inherit", env: "inherit", write: ["/tmp/bxp-mcp-sim"], run: ["/opt/bxp-cli"], net: false,
+ * //   ffi: ["/lib/x86_64-linux-gnu/libc.so.6"], ... }
  * ```
  */
-export function workerPermissions(plan: SandboxPlan): Deno.PermissionOptionsObject {
+export function workerPermissions(
+  plan: SandboxPlan,
+  libc: string | null = null,
+): Deno.PermissionOptionsObject {
   return {
     read: "inherit",
     env: "inherit",
     write: plan.allowWrite ? [plan.scratchRoot, plan.root] : [plan.scratchRoot],
     run: [plan.cliProgram],
     net: plan.listen === undefined ? false : [plan.listen],
-    ffi: false,
+    ffi: libc === null ? false : [libc],
     sys: false,
     import: false,
   };
@@ -84,8 +91,9 @@ export class SandboxError extends Error {
 }
 
 /**
- * Start `module` as a Worker with {@link workerPermissions}, then drop this thread's own write and run
- * access (it only waits for the worker). Fails closed: when the runtime refuses narrowed worker
+ * Start `module` as a Worker with {@link workerPermissions} (FFI for the C library the process may open,
+ * {@link libcPath}), then drop this thread's own write, run, net and FFI access (it only waits for the
+ * worker). Fails closed: when the runtime refuses narrowed worker
  * permissions (no `--unstable-worker-options`), throws {@link SandboxError} instead of running unconfined.
  */
 export function startSandboxedWorker(module: URL, plan: SandboxPlan): Worker {
@@ -94,7 +102,7 @@ export function startSandboxedWorker(module: URL, plan: SandboxPlan): Worker {
     worker = new Worker(module, {
       type: "module",
       name: "bxp-mcp-session",
-      deno: { permissions: workerPermissions(plan) },
+      deno: { permissions: workerPermissions(plan, libcPath()) },
     });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);

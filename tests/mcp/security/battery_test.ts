@@ -85,7 +85,8 @@ const HOSTILE_PATHS = [
 
 Deno.test({
   name:
-    "Deno permissions: the session worker writes only the scratch folder (and the root with --allow-write)",
+    "Deno permissions: the session worker writes only the scratch folder (and the root with --allow-write), " +
+    "opens only the C library by FFI",
   async fn() {
     const box = await Deno.makeTempDir({ prefix: "bxp-sandbox-" });
     try {
@@ -113,7 +114,10 @@ Deno.test({
           runCli: "ok",
           runOther: "NotCapable",
           net: "NotCapable",
+          ffiLibc: Deno.build.os === "linux" || Deno.build.os === "darwin" ? "ok" : "none",
+          ffiOther: "NotCapable",
           mainWrite: "NotCapable",
+          mainFfi: "NotCapable",
         }, `--allow-write ${mode}`);
         assert.deepEqual([...Deno.readDirSync(join(box, mode, "outside"))], []);
       }
