@@ -105,13 +105,6 @@ export function parseMcpArgs(args: readonly string[]): McpCommand {
     if (stray !== undefined) return { kind: "usage_error", message: `${stray} needs --http` };
     return { kind: "serve", root, allowWrite };
   }
-  if (root === null) {
-    return {
-      kind: "usage_error",
-      message: "--http needs --root DIR: over HTTP the project root is fixed at startup (a client's MCP " +
-        "roots are never used as folders on this machine)",
-    };
-  }
   const count = (flag: string, min: number, max: number): number | null | string => {
     const text = httpOnly.get(flag);
     if (text === undefined) return null;
@@ -134,6 +127,13 @@ export function parseMcpArgs(args: readonly string[]): McpCommand {
     return {
       kind: "usage_error",
       message: `--cors-origin needs an origin such as https://app.example.com, not '${corsOrigin}'`,
+    };
+  }
+  if (root === null) {
+    return {
+      kind: "usage_error",
+      message: "--http needs --root DIR: over HTTP the project root is fixed at startup (a client's MCP " +
+        "roots are never used as folders on this machine)",
     };
   }
   return {

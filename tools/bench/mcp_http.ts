@@ -46,6 +46,9 @@ export interface McpHttpBenchOptions {
 
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
+/** The `Authorization` header of each running server (by endpoint): bxp-mcp --http needs its token. */
+const AUTH = new Map<string, Record<string, string>>();
+
 /** One MCP session over plain fetch. */
 class Session {
   #id = "";
@@ -92,12 +95,15 @@ class Session {
   }
 
   async close(): Promise<void> {
-    const response = await fetch(this.url, { method: "DELETE", headers: { "mcp-session-id": this.#id } });
+    const response = await fetch(this.url, {
+      method: "DELETE",
+      headers: { ...AUTH.get(this.url), "mcp-session-id": this.#id },
+    });
     await response.body?.cancel();
   }
 
   #post(message: unknown): Promise<Response> {
-    const headers: Record<string, string> = { ...HEADERS };
+    const headers: Record<string, string> = { ...HEADERS, ...AUTH.get(this.url) };
     if (this.#id !== "") headers["mcp-session-id"] = this.#id;
     return fetch(this.url, { method: "POST", headers, body: JSON.stringify(message) });
   }
@@ -148,8 +154,11 @@ async function load(
 export async function benchMcpHttp(options: McpHttpBenchOptions): Promise<McpHttpResult> {
   const tmp = await Deno.makeTempDir({ prefix: "bxp-bench-http-" });
   const [program, ...args] = options.argv;
+  // --http needs a fixed root (the loads send inline configs, so an empty folder will do); the bearer
+  // token the server generates is read from the file its log names.
+  await Deno.mkdir(`${tmp}/project`);
   const child = new Deno.Command(program, {
-    args: [...args, "--http", "127.0.0.1:0"],
+    args: [...args, "--http", "127.0.0.1:0", "--root", `${tmp}/project`],
     cwd: options.cwd,
     env: { TMPDIR: tmp },
     stdin: "null",
@@ -171,6 +180,10 @@ export async function benchMcpHttp(options: McpHttpBenchOptions): Promise<McpHtt
   try {
     if (url === null) {
       return { ready: false, reason: `bxp-mcp --http did not start: ${log.trim().slice(-300)}` };
+    }
+    const tokenFile = /bearer token written to (\S+) \(mode 0600\)/.exec(log)?.[1];
+    if (tokenFile !== undefined) {
+      AUTH.set(url, { authorization: `Bearer ${(await Deno.readTextFile(tokenFile)).trim()}` });
     }
     const loads: HttpLoad[] = [];
     const evalCall = (s: Session) => s.call("bxp_eval", options.evalArgs);
@@ -219,6 +232,7 @@ export async function benchMcpHttp(options: McpHttpBenchOptions): Promise<McpHtt
       // already gone
     }
     await child.status;
+    if (url !== null) AUTH.delete(url);
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
 }

@@ -71,9 +71,9 @@ export class HttpSession {
     this.pending.push(json);
   }
 
-  /** Send what waited for a stream on `stream`. */
+  /** Send what waited for a stream on `stream`, as much as its queue takes (the rest keeps waiting). */
   flushPending(stream: EventStream): void {
-    while (this.pending.length > 0 && stream.send(this.pending[0])) this.pending.shift();
+    while (this.pending.length > 0 && stream.offer(this.pending[0])) this.pending.shift();
   }
 
   /** Whether a call is being handled (such a session is never evicted). */
@@ -151,7 +151,8 @@ export class SessionTable {
     const { maxSessions, maxSessionsPerClient } = this.#limits;
     const all = [...this.#sessions.values()].filter((s) => s.closing === null);
     const mine = all.filter((s) => s.client === client);
-    if (mine.length >= maxSessionsPerClient) {
+    // A quota as large as the cap is no quota: the cap's rule (below) decides.
+    if (maxSessionsPerClient < maxSessions && mine.length >= maxSessionsPerClient) {
       const victim = this.#leastUseful(mine);
       if (victim === null) {
         return { kind: "full", message: `${maxSessionsPerClient} sessions of this client are open` };

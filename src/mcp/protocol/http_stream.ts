@@ -62,6 +62,18 @@ export class EventStream {
     return this.#write(`event: message\ndata: ${json}\n\n`);
   }
 
+  /**
+   * Send a message only if it fits the queue now; false (the stream kept) otherwise. For messages that
+   * waited for a stream: a fresh stream is not dropped for a backlog its client could not yet read.
+   */
+  offer(json: string): boolean {
+    if (this.#closed) return false;
+    const room = this.#controller.desiredSize ?? 0;
+    const size = encoder.encode(json).length + 22;
+    if (room < this.#maxQueueBytes && size > room) return false;
+    return this.send(json);
+  }
+
   /** End the stream normally (what was queued is still delivered). */
   close(): void {
     if (this.#closed) return;

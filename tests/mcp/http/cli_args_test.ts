@@ -34,25 +34,43 @@ Deno.test("--http with its flags, in any order, next to --root and --allow-write
         hostname: "0.0.0.0",
         port: 8080,
         tokenFile: "/etc/bxp/token",
+        noAuthOnLoopback: false,
         corsOrigin: "https://app.example.com",
         maxSessions: 8,
         idleTimeoutSeconds: 60,
+        maxSessionsPerClient: null,
+        bodyTimeoutSeconds: null,
       },
     },
   );
-  assert.deepEqual(parseMcpArgs(["--http", "8080"]), {
-    kind: "serve",
-    root: null,
-    allowWrite: false,
-    http: {
-      hostname: "127.0.0.1",
-      port: 8080,
-      tokenFile: null,
-      corsOrigin: null,
-      maxSessions: null,
-      idleTimeoutSeconds: null,
+  assert.deepEqual(
+    parseMcpArgs([
+      "--http",
+      "8080",
+      "--root",
+      "/p",
+      "--no-auth-on-loopback",
+      "--max-sessions-per-client=4",
+      "--body-timeout",
+      "5",
+    ]),
+    {
+      kind: "serve",
+      root: "/p",
+      allowWrite: false,
+      http: {
+        hostname: "127.0.0.1",
+        port: 8080,
+        tokenFile: null,
+        noAuthOnLoopback: true,
+        corsOrigin: null,
+        maxSessions: null,
+        idleTimeoutSeconds: null,
+        maxSessionsPerClient: 4,
+        bodyTimeoutSeconds: 5,
+      },
     },
-  });
+  );
   // Without --http the stdio command is unchanged.
   assert.deepEqual(parseMcpArgs(["--root", "/p"]), { kind: "serve", root: "/p", allowWrite: false });
 });
@@ -76,4 +94,17 @@ Deno.test("HTTP flags without --http, repeated, or with bad values are usage err
   assert.match(message(["--http", "1", "--cors-origin", "*"]), /needs an origin/);
   assert.match(message(["--http", "1", "--cors-origin", "https://a.example/path"]), /needs an origin/);
   assert.match(message(["--http", "nope"]), /--http needs \[HOST:\]PORT/);
+  assert.equal(message(["--no-auth-on-loopback"]), "--no-auth-on-loopback needs --http");
+  assert.match(
+    message(["--http", "1", "--root", "/p", "--no-auth-on-loopback", "--token-file", "t"]),
+    /contradict/,
+  );
+  assert.match(message(["--http", "1", "--root", "/p", "--body-timeout", "0"]), /whole number from 1/);
+  assert.match(message(["--http", "1", "--root", "/p", "--max-sessions-per-client", "x"]), /whole number/);
+});
+
+Deno.test("--http needs --root: over HTTP a client's MCP roots are never used", () => {
+  const answer = parseMcpArgs(["--http", "8080"]);
+  assert.equal(answer.kind, "usage_error");
+  assert.match((answer as { message: string }).message, /^--http needs --root DIR/);
 });

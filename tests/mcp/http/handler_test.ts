@@ -6,7 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { McpServer } from "../../../src/mcp/protocol/mod.ts";
-import { constantTimeEqual, createHttpHandler, isLoopbackHost } from "../../../src/mcp/protocol/http.ts";
+import {
+  constantTimeEqual,
+  createHttpHandler,
+  type HttpOptions,
+  isLoopbackHost,
+  isWellFormedHost,
+} from "../../../src/mcp/protocol/http.ts";
 
 const URL_ = "http://127.0.0.1:8931/mcp";
 const HEADERS = {
@@ -15,10 +21,13 @@ const HEADERS = {
   accept: "application/json, text/event-stream",
 };
 
-function setup() {
+function setup(extra: Partial<HttpOptions> = {}) {
   const servers: McpServer[] = [];
   const closed: string[] = [];
+  const logs: string[] = [];
   const handler = createHttpHandler({
+    log: (line) => void logs.push(line),
+    ...extra,
     createSession: () => {
       const server = new McpServer({ name: "t", version: "1" });
       server.onClose(() => void closed.push(`server ${servers.indexOf(server)}`));
@@ -51,7 +60,7 @@ function setup() {
     handler.handle(
       new Request(URL_, { headers: { ...HEADERS, accept: "text/event-stream", "mcp-session-id": session } }),
     );
-  return { handler, servers, closed, post, open, get };
+  return { handler, servers, closed, logs, post, open, get };
 }
 
 /** The next `data:` payload of an event stream, parsed. */
@@ -129,4 +138,35 @@ Deno.test("Host checks, constant-time token compare and no CORS headers by defau
   assert.equal(opened.headers.get("access-control-allow-origin"), null);
   await opened.body?.cancel();
   await handler.shutdown(0);
+});
+
+Deno.test("a GET stream the client does not read is dropped once its queue passes the cap", async () => {
+  const { handler, servers, logs, open, get } = setup({ maxStreamQueueBytes: 16 * 1024 });
+  const session = await open();
+  const stream = await get(session);
+  assert.equal(stream.status, 200);
+  // The client never reads: every server request (0.5 KiB each here) would otherwise stay queued.
+  const asks: Promise<unknown>[] = [];
+  for (let i = 0; i < 200; i++) {
+    asks.push(servers[0].request("roots/list", { pad: "x".repeat(512) }, 60_000).catch(() => null));
+  }
+  assert.ok(logs.some((l) => /dropped a GET stream nobody read/.test(l)), logs.join("\n"));
+  await assert.rejects(() => stream.body!.getReader().read(), /does not read/);
+  const next = await get(session);
+  assert.equal(next.status, 200, "the session may open a new stream (the dropped one no longer counts)");
+  const reader = next.body!.getReader();
+  const first = await nextEvent(reader);
+  assert.equal(first.method, "roots/list", "messages kept meanwhile go out on it, as far as it reads");
+  await reader.cancel();
+  await handler.shutdown(0);
+  await Promise.all(asks);
+});
+
+Deno.test("isWellFormedHost takes host[:port] and bracketed IPv6 only", () => {
+  for (const ok of ["localhost", "127.0.0.1:8931", "[::1]:1", "app.example.com", "a-b.c:65535"]) {
+    assert.ok(isWellFormedHost(ok), ok);
+  }
+  for (const bad of ["", "a b", "[", "@", ":::", "x/y", "h:99999", "h:abc", "%", "[::1", "h:1:2", "a\tb"]) {
+    assert.ok(!isWellFormedHost(bad), bad);
+  }
 });
