@@ -266,6 +266,9 @@ async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   }
 }
 
+/** Closes the directory descriptor of a ProjectRoot no longer referenced. */
+const rootDescriptors = new FinalizationRegistry<RootHandle>((handle) => handle.fs.close(handle.fd));
+
 /** Options of {@link ProjectRoot.readFile}. */
 export interface ReadOptions {
   /** Refuse files larger than this many bytes. */
@@ -353,7 +356,10 @@ export class ProjectRoot {
       fs.close(fd);
       throw new PathGuardError("changed", "Project root changed or disappeared since startup.", "");
     }
-    return this.#handle = { fs, fd };
+    this.#handle = { fs, fd };
+    // A client-named root replaced by another one is dropped, not closed: its descriptor goes with it.
+    rootDescriptors.register(this, this.#handle);
+    return this.#handle;
   }
 
   /**

@@ -106,6 +106,8 @@ export interface WriteTarget {
   existingMode: number | null;
   /** The root's directory descriptor where writes resolve beneath it; null: path-based writes. */
   handle: RootHandle | null;
+  /** The root, kept reachable until the write (its descriptor is closed once it is collected). */
+  root: ProjectRoot;
 }
 
 const identityOf = (info: Deno.FileInfo): Identity => ({ dev: info.dev, ino: info.ino });
@@ -153,7 +155,7 @@ export async function checkWriteTarget(
     );
   }
   const info = walked.target;
-  if (info === null) return { walked, exists: false, existingId: null, existingMode: null, handle };
+  if (info === null) return { walked, exists: false, existingId: null, existingMode: null, handle, root };
   if (!info.isFile) refuse("not-regular", `Write target is not a regular file: ${shown}`, shown);
   if (info.nlink !== null && info.nlink > 1) {
     refuse("hardlink", `Write target has other hard links; refusing to replace it: ${shown}`, shown);
@@ -171,6 +173,7 @@ export async function checkWriteTarget(
     existingId: identityOf(info),
     existingMode: info.mode === null ? null : info.mode & 0o777,
     handle,
+    root,
   };
 }
 
@@ -594,6 +597,9 @@ function writeBeneath(
 ): "created" | "updated" {
   const { fs } = handle;
   const { walked } = target;
+  if (target.root.beneathHandle() !== handle) {
+    refuse("changed", "Project root changed since the check.", shown);
+  }
   const name = walked.parts[walked.parts.length - 1];
   const existing = walked.parts.slice(0, Math.min(walked.missingFrom, walked.parts.length - 1));
   const changed: () => never = () =>
