@@ -16,8 +16,9 @@ import { type CliOptions, isSafeCliPath } from "./args.ts";
 import type { DirProbe } from "../config/check_cross.ts";
 import type { EngineFs } from "../engine/host.ts";
 import { DenoEngineFs, removeLiveTemps } from "./deno_fs.ts";
-import { ProgressTicker, showLiveProgress } from "./progress.ts";
-import type { ProgressCounters } from "../engine/host.ts";
+import { ProgressTicker, SharedProgress, showLiveProgress } from "./progress.ts";
+import { startRunWatch } from "./run_watch.ts";
+import type { ProgressCounters, StopCheck } from "../engine/host.ts";
 import type { Finding } from "../engine/findings.ts";
 import { CliReporter } from "./reporter.ts";
 import { TraceOut } from "./trace_out.ts";
@@ -53,6 +54,11 @@ export function findingsDocument(findings: readonly Finding[]): string {
  */
 export function stopNow(message: string, code: number): never {
   const removed = removeLiveTemps();
+  try {
+    finishProgress?.();
+  } catch {
+    // stderr gone
+  }
   const tail = removed > 0 ? ` (${removed} temporary file(s) removed)` : "";
   try {
     Deno.stderr.writeSync(new TextEncoder().encode(`\n${message}${tail}\n`));
@@ -62,12 +68,24 @@ export function stopNow(message: string, code: number): never {
   Deno.exit(code);
 }
 
-/** SIGINT and SIGTERM stop the run without leaving temporary files (exit 130 / 143, as shells report). */
+/** The running conversion's progress output, finished (final line / live line cleared) by {@link stopNow}. */
+let finishProgress: (() => void) | null = null;
+
+/** The message of a run stopped by a signal, by exit code. */
+function interruptedMessage(code: number): string {
+  return `error: interrupted by ${code === 130 ? "SIGINT" : "SIGTERM"}; the run stopped`;
+}
+
+/**
+ * SIGINT and SIGTERM stop the run without leaving temporary files (exit 130 / 143, as shells report). These
+ * listeners act when the main thread is idle (awaiting I/O or workers); while the engine keeps it busy, the
+ * watcher thread's listeners set the stop flag the engine reads once a record (see `run_watch.ts`).
+ */
 function installSignalCleanup(): void {
   const signals: [Deno.Signal, number][] = [["SIGINT", 130], ["SIGTERM", 143]];
   for (const [signal, code] of signals) {
     try {
-      Deno.addSignalListener(signal, () => stopNow(`error: interrupted by ${signal}; the run stopped`, code));
+      Deno.addSignalListener(signal, () => stopNow(interruptedMessage(code), code));
     } catch {
       // not supported on this platform (SIGTERM on Windows)
     }
@@ -119,7 +137,7 @@ function envNumber(name: string): number | null {
  * Block workers (see {@link evaluatorCount}). The pool starts on the first large file, so small runs pay
  * nothing for it.
  */
-function parallelOptions(reference: boolean): {
+function parallelOptions(reference: boolean, stop: StopCheck | null): {
   options: ParallelOptions | null;
   threads: number;
   workers: WorkerSet | null;
@@ -136,7 +154,7 @@ function parallelOptions(reference: boolean): {
   let pool: BlockPool | null = null;
   return {
     options: {
-      pool: () => pool ??= new BlockPool(evaluators, workers, joinAfterMs === 0 ? null : joinAfterMs),
+      pool: () => pool ??= new BlockPool(evaluators, workers, joinAfterMs === 0 ? null : joinAfterMs, stop),
       minBytes: envNumber("BXP_PARALLEL_MIN_BYTES") ?? PARALLEL_MIN_BYTES,
       blockSize: envNumber("BXP_BLOCK_BYTES") ?? BLOCK_BYTES,
     },
@@ -226,6 +244,7 @@ async function run(
   progress: ProgressCounters | null,
   source: ConfigText | null,
   reference: boolean,
+  watching: Promise<void>,
 ): Promise<{ overall: SectionStats; templates: TemplateSummary[]; aborted: boolean }> {
   const started = performance.now();
   const env = {
@@ -275,12 +294,14 @@ async function run(
     return fail(`error: path argument contains dangerous characters or too many '../': ${o.data}\n`);
   }
 
+  // The watcher thread started beside the config checks; from here on the main thread may stay busy.
+  await watching;
   const result = await runConversion({
     config: loaded.config,
     templateId: o.template,
     dataOverride: o.data === null ? null : resolve(o.data),
     configLabel: label,
-  }, { ...env, fs: fs ?? new DenoEngineFs(configDir) });
+  }, { ...env, fs: fs ?? new DenoEngineFs(configDir, { writeAside: o.dryRun }) });
   if (countedWarning) result.overall.warnings++;
   return result;
 }
@@ -327,34 +348,33 @@ export async function runConversionCommand(o: CliOptions, source: ConfigText | n
   }
   // BXP_REFERENCE=1: the engine's reference mode (serial, no fast path), for the differential tests only.
   const reference = Deno.env.get("BXP_REFERENCE") === "1";
-  const workers = parallelOptions(reference);
-  const counters: ProgressCounters = { records: 0, bytes: 0, totalBytes: 0 };
-  let ticker: ProgressTicker | null = null;
-  let decide: ReturnType<typeof setInterval> | undefined;
+  const counters = new SharedProgress();
+  // This thread's ticker draws the first live line, clears it before messages and finishes the output; the
+  // watcher thread ticks (a busy thread fires no timers) and catches the signals.
+  const ticker = new ProgressTicker(counters);
+  const watch = startRunWatch(counters, (code) => stopNow(interruptedMessage(code), code));
+  finishProgress = () => ticker.stop();
+  const workers = parallelOptions(reference, counters.stop);
   if (o.progressJson) {
-    ticker = new ProgressTicker(counters, "json");
-    ticker.start();
+    counters.mode = "json";
   } else if (Deno.stderr.isTerminal() && !o.quiet && !o.trace && !o.debugJson) {
-    // The live line waits until the run knows its input size; small inputs never show it.
-    const live = new ProgressTicker(counters, "live");
-    decide = setInterval(() => {
+    // Decided once the run knows its input size (small inputs never show the line), and drawn at once, so
+    // a large run shows it however fast it goes.
+    counters.onTotal = (totalBytes) => {
+      counters.onTotal = null;
       const situation = {
         stderrIsTerminal: true,
         quiet: o.quiet,
         trace: o.trace,
         debugJson: o.debugJson,
         progressJson: false,
-        totalBytes: counters.totalBytes,
+        totalBytes,
       };
-      if (counters.totalBytes === 0) return;
-      clearInterval(decide);
-      if (showLiveProgress(situation)) {
-        ticker = live;
-        out.beforeStderr = () => live.clear();
-        live.start();
-      }
-    }, 100);
-    Deno.unrefTimer(decide);
+      if (!showLiveProgress(situation)) return;
+      counters.mode = "live";
+      out.beforeStderr = () => ticker.clear();
+      ticker.tick();
+    };
   }
   let result;
   try {
@@ -367,11 +387,13 @@ export async function runConversionCommand(o: CliOptions, source: ConfigText | n
       counters,
       source,
       reference,
+      watch.ready,
     );
   } finally {
     workers.close();
-    clearInterval(decide);
-    (ticker as ProgressTicker | null)?.stop();
+    ticker.stop();
+    finishProgress = null;
+    watch.close();
   }
   const { overall, templates, aborted } = result;
   out.flushDebug();

@@ -1,7 +1,8 @@
 /**
  * bxp-cli's progress: a live line on a terminal's stderr for large inputs (percent of bytes, rows/s, elapsed,
- * remaining), and `--progress=json` lines for a parent process. Both read the engine's
- * {@link ProgressCounters} on a timer, so the conversion never waits for them.
+ * remaining), and `--progress=json` lines for a parent process. Both read the engine's counters, kept in
+ * shared memory ({@link SharedProgress}), on a timer of the watcher thread (`run_watch.ts`): the converting
+ * thread may be busy for minutes without firing a timer of its own, and never waits for them.
  *
  * @example
  * ```ts
@@ -12,7 +13,7 @@
  * @module
  */
 
-import type { ProgressCounters } from "../engine/host.ts";
+import type { ProgressCounters, StopCheck } from "../engine/host.ts";
 
 /** Inputs smaller than this convert too fast for a live line to help. */
 export const LIVE_PROGRESS_MIN_BYTES = 16 * 1024 * 1024;
@@ -87,58 +88,183 @@ export function formatProgressLine(p: ProgressCounters, elapsedMs: number): stri
 
 const encoder = new TextEncoder();
 
-/** Periodically writes progress to a stream; `stop()` writes the final state (JSON) or clears the line. */
-export class ProgressTicker {
-  readonly #counters: ProgressCounters;
-  readonly #mode: "json" | "live";
-  readonly #write: (text: string) => void;
-  readonly #now: () => number;
-  readonly #started: number;
-  #timer: ReturnType<typeof setInterval> | null = null;
-  #drawn = false;
+/** The shared memory of a run's counters and control flags (posted to the watcher thread). */
+export interface ProgressMemory {
+  /** Float64: records, bytes, total bytes, start time (ms since the epoch). */
+  readonly counters: SharedArrayBuffer;
+  /** Int32: see the slot constants below. */
+  readonly control: SharedArrayBuffer;
+}
 
-  constructor(
-    counters: ProgressCounters,
-    mode: "json" | "live",
-    write: (text: string) => void = (t) => void Deno.stderr.writeSync(encoder.encode(t)),
-    now: () => number = () => performance.now(),
-  ) {
-    this.#counters = counters;
-    this.#mode = mode;
-    this.#write = write;
-    this.#now = now;
-    this.#started = now();
+/** Control slots: the stop request (its exit code), the output lock, line drawn, finished, skip a tick, mode. */
+const STOP = 0;
+const LOCK = 1;
+const DRAWN = 2;
+const DONE = 3;
+const SKIP = 4;
+const MODE = 5;
+const CONTROL_SLOTS = 6;
+
+/** What the ticker writes: nothing (yet), `--progress=json` lines, or the live terminal line. */
+export type ProgressMode = "none" | "json" | "live";
+const MODES: readonly ProgressMode[] = ["none", "json", "live"];
+
+/** Milliseconds since the epoch, comparable across threads (each has its own `performance` origin). */
+export const epochNow = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * The engine's {@link ProgressCounters} in shared memory, so another thread can show them while the
+ * converting thread is busy, plus the flags the threads coordinate with: a stop request (set by the
+ * watcher thread's signal listener, read by {@link SharedProgress.stop} once a record) and a lock around
+ * progress output, so a line is never drawn in the middle of another thread's message.
+ */
+export class SharedProgress implements ProgressCounters {
+  /** The shared memory (post it to another thread, which wraps it in its own `SharedProgress`). */
+  readonly memory: ProgressMemory;
+  readonly #n: Float64Array;
+  readonly #c: Int32Array;
+  /** Called on the thread that sets {@link SharedProgress.totalBytes} (the engine, once the inputs are measured). */
+  onTotal: ((totalBytes: number) => void) | null = null;
+  /** Answered to the engine; the converting thread sets it (see `run_watch.ts`). */
+  stop: StopCheck | null = null;
+
+  /** Fresh memory (counters zero, started now), or a view of memory another thread made. */
+  constructor(memory?: ProgressMemory, startedAt: number = epochNow()) {
+    this.memory = memory ?? {
+      counters: new SharedArrayBuffer(4 * Float64Array.BYTES_PER_ELEMENT),
+      control: new SharedArrayBuffer(CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT),
+    };
+    this.#n = new Float64Array(this.memory.counters);
+    this.#c = new Int32Array(this.memory.control);
+    if (memory === undefined) this.#n[3] = startedAt;
   }
 
-  /** Starts the timer (it never keeps the process alive by itself). */
+  get records(): number {
+    return this.#n[0];
+  }
+  set records(v: number) {
+    this.#n[0] = v;
+  }
+  get bytes(): number {
+    return this.#n[1];
+  }
+  set bytes(v: number) {
+    this.#n[1] = v;
+  }
+  get totalBytes(): number {
+    return this.#n[2];
+  }
+  set totalBytes(v: number) {
+    this.#n[2] = v;
+    this.onTotal?.(v);
+  }
+  /** When the run started (ms since the epoch). */
+  get startedAt(): number {
+    return this.#n[3];
+  }
+
+  /** The exit code of the stop requested (130 SIGINT, 143 SIGTERM), or 0. A shared-memory read. */
+  stopCode(): number {
+    return Atomics.load(this.#c, STOP);
+  }
+
+  /** Asks the run to stop with `code`; the first request wins. */
+  requestStop(code: number): void {
+    Atomics.compareExchange(this.#c, STOP, 0, code);
+  }
+
+  get mode(): ProgressMode {
+    return MODES[Atomics.load(this.#c, MODE)];
+  }
+  set mode(m: ProgressMode) {
+    Atomics.store(this.#c, MODE, MODES.indexOf(m));
+  }
+
+  /** Reads or sets a control flag (drawn, finished, skip). */
+  flag(slot: "drawn" | "done" | "skip", value?: boolean): boolean {
+    const i = slot === "drawn" ? DRAWN : slot === "done" ? DONE : SKIP;
+    if (value !== undefined) Atomics.store(this.#c, i, value ? 1 : 0);
+    return Atomics.load(this.#c, i) === 1;
+  }
+
+  /** Runs `fn` holding the output lock (held only around one short stderr write, by either thread). */
+  locked<T>(fn: () => T): T {
+    while (Atomics.compareExchange(this.#c, LOCK, 0, 1) !== 0) Atomics.wait(this.#c, LOCK, 1, 5);
+    try {
+      return fn();
+    } finally {
+      Atomics.store(this.#c, LOCK, 0);
+      Atomics.notify(this.#c, LOCK);
+    }
+  }
+}
+
+/**
+ * Writes progress for a {@link SharedProgress}: periodic lines in its current mode, then a final JSON line or
+ * the live line cleared. Every thread's ticker over the same memory shares the drawn/finished state, so the
+ * converting thread can clear a line the watcher thread drew, and nothing is written once it finished.
+ */
+export class ProgressTicker {
+  readonly #p: SharedProgress;
+  readonly #write: (text: string) => void;
+  readonly #now: () => number;
+  #timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(
+    progress: SharedProgress,
+    write: (text: string) => void = (t) => void Deno.stderr.writeSync(encoder.encode(t)),
+    now: () => number = epochNow,
+  ) {
+    this.#p = progress;
+    this.#write = write;
+    this.#now = now;
+  }
+
+  /** Ticks every {@link PROGRESS_INTERVAL_MS} (the timer never keeps the process alive by itself). */
   start(): void {
     const timer = setInterval(() => this.tick(), PROGRESS_INTERVAL_MS);
     Deno.unrefTimer(timer);
     this.#timer = timer;
   }
 
-  /** Writes one update now. */
+  /** Writes one update now (nothing once finished, or the tick right after a {@link ProgressTicker.clear}). */
   tick(): void {
-    if (this.#mode === "json") {
-      this.#write(progressJsonLine(this.#counters));
-      return;
-    }
-    this.#write(`\r${formatProgressLine(this.#counters, this.#now() - this.#started)}\x1b[K`);
-    this.#drawn = true;
+    const p = this.#p;
+    p.locked(() => {
+      if (p.flag("done")) return;
+      const mode = p.mode;
+      if (mode === "json") this.#write(progressJsonLine(p));
+      if (mode !== "live") return;
+      // A message was just written after a clear: the line comes back a tick later, below it.
+      if (p.flag("skip")) return void p.flag("skip", false);
+      this.#write(`\r${formatProgressLine(p, this.#now() - p.startedAt)}\x1b[K`);
+      p.flag("drawn", true);
+    });
   }
 
-  /** Clears the live line (if drawn) so other stderr text starts at the line's beginning; the next tick redraws. */
+  /** Clears the live line (if drawn) so other stderr text starts at the line's beginning; it comes back later. */
   clear(): void {
-    if (this.#mode !== "live" || !this.#drawn) return;
-    this.#write("\r\x1b[K");
-    this.#drawn = false;
+    const p = this.#p;
+    p.locked(() => {
+      if (p.mode !== "live") return;
+      p.flag("skip", true);
+      if (!p.flag("drawn")) return;
+      this.#write("\r\x1b[K");
+      p.flag("drawn", false);
+    });
   }
 
-  /** Stops the timer: a final JSON line, or the live line cleared. */
+  /** Finishes (every ticker over this memory): a final JSON line, or the live line cleared. Idempotent. */
   stop(): void {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
-    if (this.#mode === "json") this.#write(progressJsonLine(this.#counters));
-    else if (this.#drawn) this.#write("\r\x1b[K");
+    const p = this.#p;
+    if (p.flag("done")) return;
+    p.flag("done", true);
+    p.locked(() => {
+      if (p.mode === "json") this.#write(progressJsonLine(p));
+      else if (p.flag("drawn")) this.#write("\r\x1b[K");
+      p.flag("drawn", false);
+    });
   }
 }

@@ -14,7 +14,13 @@ import { CsvRecordTooLongError } from "../formats/csv_reader.ts";
 import { JsonInputError } from "../formats/json_input.ts";
 import { type DateRange, extractDateRange, UncomparableDateError } from "./date_range.ts";
 import { checkHeader } from "./header_checks.ts";
-import type { EngineFs, ProgressCounters, Reporter, StagedOutput } from "./host.ts";
+import {
+  type EngineFs,
+  type ProgressCounters,
+  type Reporter,
+  RunStopped,
+  type StagedOutput,
+} from "./host.ts";
 import { fileFindings } from "./findings.ts";
 import type { TemplatePlan } from "./plan.ts";
 import { PrePassCollector } from "./prepass.ts";
@@ -256,8 +262,13 @@ export async function convertFile(
         ctx.lookups = await parallelPrePass(parallel, plan.prePass.map((b) => b.name));
       } else {
         const collector = new PrePassCollector(plan, ctx, trace, debug);
+        const stop = run.progress?.stop ?? null;
         let n = 0;
-        await source.forEachRecord((fields) => collector.evalRecord(fields, ++n), () => trace.flush());
+        await source.forEachRecord((fields) => {
+          // A chunk is parsed and evaluated in one go: only this check can stop an expensive pass early.
+          if (stop !== null && stop.requested()) throw new RunStopped();
+          collector.evalRecord(fields, ++n);
+        }, () => trace.flush());
         ctx.lookups = collector.tables;
       }
     }
@@ -308,11 +319,25 @@ export async function convertFile(
         progress.bytes = progressBase.bytes + reached;
         return drain();
       };
+      const stop = progress?.stop ?? null;
       await source.forEachRecord(
-        (fields, offset, raw) => {
-          reached = offset;
-          rows.evalRecord(fields, offset, ++n, raw);
-        },
+        progress === null
+          ? (fields, offset, raw) => {
+            reached = offset;
+            rows.evalRecord(fields, offset, ++n, raw);
+          }
+          : (fields, offset, raw) => {
+            // A whole chunk is parsed and evaluated synchronously, so a signal handler never runs during
+            // it: the stop flag is read once a record, and the counters (read by another thread) move
+            // every few records, so expensive rows neither block a stop nor freeze the progress line.
+            if (stop !== null && stop.requested()) throw new RunStopped();
+            reached = offset;
+            rows.evalRecord(fields, offset, ++n, raw);
+            if ((n & 7) === 0) {
+              progress.records = progressBase.records + n;
+              progress.bytes = progressBase.bytes + offset;
+            }
+          },
         afterChunk,
         rows.lazyFields,
       );

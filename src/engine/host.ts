@@ -135,4 +135,31 @@ export interface ProgressCounters {
   bytes: number;
   /** Bytes of every input file the run will convert (known before the first template starts). */
   totalBytes: number;
+  /**
+   * Asked between records and between blocks whether the run must stop (a signal came); absent: never.
+   * A signal handler cannot run while the engine keeps the thread busy, so the engine asks instead.
+   */
+  readonly stop?: StopCheck | null;
+}
+
+/**
+ * Whether the run must stop now. Cheap (a shared-memory flag read): the engine asks once a record. An
+ * adapter may end the process itself inside {@link StopCheck.requested} (after removing its temporary
+ * files); when it answers true, the engine throws {@link RunStopped}.
+ */
+export interface StopCheck {
+  requested(): boolean;
+}
+
+/** Thrown by the engine when its {@link StopCheck} asks it to stop; outputs in progress are aborted. */
+export class RunStopped extends Error {
+  constructor() {
+    super("the run was stopped");
+    this.name = "RunStopped";
+  }
+}
+
+/** Throws {@link RunStopped} when `stop` asks for it (null: never). */
+export function checkStop(stop: StopCheck | null | undefined): void {
+  if (stop?.requested()) throw new RunStopped();
 }

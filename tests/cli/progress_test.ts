@@ -7,6 +7,7 @@ import {
   LIVE_PROGRESS_MIN_BYTES,
   progressJsonLine,
   ProgressTicker,
+  SharedProgress,
   showLiveProgress,
 } from "../../src/cli/progress.ts";
 import { entryArgs, runBxpCli } from "../_support/processes.ts";
@@ -47,29 +48,70 @@ Deno.test("the live line: percent of bytes, rows/s, elapsed and remaining", () =
   );
 });
 
+/** Shared counters as the engine leaves them. */
+function shared(records: number, bytes: number, totalBytes: number, startedAt = 0): SharedProgress {
+  const p = new SharedProgress(undefined, startedAt);
+  p.records = records;
+  p.bytes = bytes;
+  p.totalBytes = totalBytes;
+  return p;
+}
+
 Deno.test("the JSON line and the ticker: periodic lines, a final line, the live line cleared", () => {
-  const counters = { records: 7, bytes: 100, totalBytes: 400 };
+  const counters = shared(7, 100, 400);
   assert.equal(progressJsonLine(counters), 'bxp-progress {"records":7,"bytes":100,"total_bytes":400}\n');
   const written: string[] = [];
-  const json = new ProgressTicker(counters, "json", (t) => written.push(t), () => 0);
+  counters.mode = "json";
+  const json = new ProgressTicker(counters, (t) => written.push(t), () => 0);
   json.tick();
   counters.records = 9;
   counters.bytes = 400;
+  json.stop();
+  json.tick(); // finished: nothing more
   json.stop();
   assert.deepEqual(written, [
     'bxp-progress {"records":7,"bytes":100,"total_bytes":400}\n',
     'bxp-progress {"records":9,"bytes":400,"total_bytes":400}\n',
   ]);
+  const live = shared(9, 400, 400);
+  live.mode = "live";
   const drawn: string[] = [];
-  const live = new ProgressTicker(counters, "live", (t) => drawn.push(t), () => 1000);
-  live.tick();
-  live.stop();
+  const ticker = new ProgressTicker(live, (t) => drawn.push(t), () => 1000);
+  ticker.tick();
+  ticker.stop();
   assert.ok(drawn[0].startsWith("\rbxp-cli 100% ") && drawn[0].endsWith("\x1b[K"), JSON.stringify(drawn[0]));
-  assert.equal(drawn[1], "\r\x1b[K");
-  // Never drawn: nothing to clear.
+  assert.match(drawn[0], /elapsed 0:01/);
+  assert.deepEqual(drawn.slice(1), ["\r\x1b[K"]);
+  // Never drawn: nothing to clear; no mode chosen (a small input on a terminal): nothing at all.
   const quiet: string[] = [];
-  new ProgressTicker(counters, "live", (t) => quiet.push(t)).stop();
+  const never = shared(1, 1, 1);
+  never.mode = "live";
+  new ProgressTicker(never, (t) => quiet.push(t)).stop();
+  const none = shared(1, 1, 1);
+  const idle = new ProgressTicker(none, (t) => quiet.push(t));
+  idle.tick();
+  idle.stop();
   assert.deepEqual(quiet, []);
+});
+
+Deno.test("shared progress: another ticker over the same memory sees the counters, the line and the stop", () => {
+  const main = shared(5, 50, 100, 1000);
+  main.mode = "live";
+  const other = new SharedProgress(main.memory);
+  assert.deepEqual([other.records, other.bytes, other.totalBytes, other.startedAt], [5, 50, 100, 1000]);
+  const drawn: string[] = [];
+  // The watcher's ticker draws; the main thread's clears what it drew and finishes.
+  new ProgressTicker(other, (t) => drawn.push("w" + t), () => 3000).tick();
+  const mainTicker = new ProgressTicker(main, (t) => drawn.push("m" + t));
+  mainTicker.clear();
+  assert.deepEqual(drawn, [
+    "w\rbxp-cli  50% 0.0 of 0.0 MB  3 rows/s  elapsed 0:02  remaining ~0:02\x1b[K",
+    "m\r\x1b[K",
+  ]);
+  assert.equal(other.stopCode(), 0);
+  other.requestStop(143);
+  other.requestStop(130); // the first request wins
+  assert.equal(main.stopCode(), 143);
 });
 
 async function bigCase(dir: string, rows: number): Promise<void> {
@@ -155,22 +197,28 @@ Deno.test({
   },
 });
 
-Deno.test("clearing the live line before other stderr text; the next tick draws it again", () => {
-  const counters = { records: 1, bytes: 1, totalBytes: 2 };
+Deno.test("clearing the live line before other stderr text; the tick after skips, the next draws again", () => {
+  const counters = shared(1, 1, 2);
+  counters.mode = "live";
   const drawn: string[] = [];
-  const live = new ProgressTicker(counters, "live", (t) => drawn.push(t), () => 10);
+  const live = new ProgressTicker(counters, (t) => drawn.push(t), () => 10);
   live.clear(); // nothing drawn yet: nothing to clear
+  live.tick(); // right after a clear (a message): skipped
+  assert.equal(drawn.length, 0);
   live.tick();
   live.clear();
   live.clear();
   assert.equal(drawn.length, 2);
   assert.equal(drawn[1], "\r\x1b[K");
   live.tick();
+  live.tick();
   live.stop();
   assert.equal(drawn.length, 4);
+  assert.equal(drawn[3], "\r\x1b[K");
   // JSON lines are never cleared.
   const lines: string[] = [];
-  const json = new ProgressTicker(counters, "json", (t) => lines.push(t));
-  json.clear();
+  const json = shared(1, 1, 2);
+  json.mode = "json";
+  new ProgressTicker(json, (t) => lines.push(t)).clear();
   assert.deepEqual(lines, []);
 });

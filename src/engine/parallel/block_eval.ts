@@ -23,6 +23,7 @@ import { NULL_TRACE, type RowWriter, type TraceSink } from "../sinks.ts";
 import { concatBytes, GrowableBytes } from "../../util/bytes.ts";
 import type { BlockJob, BlockResult, FileContext } from "./protocol.ts";
 import type { EvalContext } from "../../lang/mod.ts";
+import { RunStopped, type StopCheck } from "../host.ts";
 
 /** Rows only (no header, no brackets): CSV lines, or JSON objects joined by `,\n`. */
 class FragmentWriter implements RowWriter {
@@ -184,7 +185,11 @@ export class BlockSession {
    */
   #mainPass: { writer: FragmentWriter; rows: RowEvaluator } | null = null;
 
-  constructor(context: FileContext) {
+  /** Asked once a record on the calling thread (see `StopCheck`); workers are terminated instead. */
+  readonly #stop: StopCheck | null;
+
+  constructor(context: FileContext, stop: StopCheck | null = null) {
+    this.#stop = stop;
     this.#context = context;
     this.#plan = planTemplate(context.template, context.globalMaps);
     const columns = new Map<string, number>();
@@ -203,8 +208,12 @@ export class BlockSession {
     // Records are evaluated as the parser delivers them, so each row's strings die young (cheap GC).
     let onRecord: (fields: string[], offset: number) => void;
     const dialect = { delimiter: t.csvDelimiterIn, quote: t.csvTextQuoteIn, encoding: t.csvInputEncoding };
+    const stop = this.#stop;
     const newParser = () =>
-      new CsvParser(dialect, (fields, offset) => onRecord(capDataFields(fields), offset), {
+      new CsvParser(dialect, (fields, offset) => {
+        if (stop?.requested()) throw new RunStopped();
+        onRecord(capDataFields(fields), offset);
+      }, {
         sourceName: c.sourceName,
         baseOffset: job.baseOffset,
         skipBom: false,
@@ -242,7 +251,10 @@ export class BlockSession {
       // Only the fields expressions read are decoded; bare column copies go from the text to the output.
       const lazy = new CsvParser(
         dialect,
-        (fields, offset) => rows.evalRecord(capDataFields(fields), offset, ++n, lazy.raw),
+        (fields, offset) => {
+          if (stop?.requested()) throw new RunStopped();
+          rows.evalRecord(capDataFields(fields), offset, ++n, lazy.raw);
+        },
         {
           sourceName: c.sourceName,
           baseOffset: job.baseOffset,

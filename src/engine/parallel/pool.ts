@@ -17,6 +17,7 @@ import { BlockSession } from "./block_eval.ts";
 import { ENGINE_WORKER_URL, type WorkerLease, type WorkerSet } from "../worker_set.ts";
 import type { InflateRequest, InflateResponse } from "../containers/protocol.ts";
 import { WorkerRamp } from "./worker_ramp.ts";
+import { RunStopped, type StopCheck } from "../host.ts";
 
 /**
  * A worker failed on a block; `fatal` marks a data problem the run must report (a line too long, a `$date`
@@ -52,6 +53,12 @@ interface Pending {
  */
 class LocalSlot {
   #session: BlockSession | null = null;
+  /** The run's stop check: asked before each block and, inside it, before each record. */
+  readonly #stop: StopCheck | null;
+
+  constructor(stop: StopCheck | null) {
+    this.#stop = stop;
+  }
   #queue: { job: BlockJob; done: Pending }[] = [];
   #scheduled = false;
   /** Told the size and duration of each block evaluated here (the pool's ramp forecasts from them). */
@@ -61,7 +68,7 @@ class LocalSlot {
     // Applied in order with the blocks already queued for the previous file.
     this.#queue.push({
       job: null as unknown as BlockJob,
-      done: { resolve: () => this.#session = new BlockSession(context), reject: () => {} },
+      done: { resolve: () => this.#session = new BlockSession(context, this.#stop), reject: () => {} },
     });
     this.#schedule();
   }
@@ -94,6 +101,7 @@ class LocalSlot {
     } else {
       try {
         if (this.#session === null) throw new Error("block before file context");
+        if (this.#stop?.requested()) throw new RunStopped();
         const bytes = item.job.bytes.length;
         const started = performance.now();
         const result = this.#session.run(item.job);
@@ -101,7 +109,7 @@ class LocalSlot {
         item.done.resolve(result);
       } catch (err) {
         item.done.reject(
-          new BlockError(
+          err instanceof RunStopped ? err : new BlockError(
             (err as Error).message,
             err instanceof Error &&
               (err.name === "CsvRecordTooLongError" || err.name === "UncomparableDateError"),
@@ -137,7 +145,7 @@ export class BlockPool {
   readonly #load: number[] = [];
   /** Whether each worker has loaded (answered its ping); only a ready worker is given blocks. */
   readonly #ready: boolean[] = [];
-  readonly #local = new LocalSlot();
+  readonly #local: LocalSlot;
   readonly #pending = new Map<number, Pending & { worker: number }>();
   #id = 0;
   #onWorkers = 0;
@@ -161,9 +169,18 @@ export class BlockPool {
    * forecasts at least that many ms of remaining work (see `worker_ramp.ts`). They start then (or when a
    * pass is large enough that they will surely join, see {@link BlockPool.setFile}), and a worker takes
    * blocks only once it has loaded, so the calling thread never waits on a thread still starting.
+   *
+   * `stop`: asked before each block the calling thread evaluates and before each of its records, which
+   * then fail with `RunStopped` (the calling thread runs no signal handler while it evaluates).
    */
-  constructor(size: number, set: WorkerSet | null = null, joinAfterMs: number | null = null) {
+  constructor(
+    size: number,
+    set: WorkerSet | null = null,
+    joinAfterMs: number | null = null,
+    stop: StopCheck | null = null,
+  ) {
     this.size = size;
+    this.#local = new LocalSlot(stop);
     this.#set = set;
     this.#joinAfterMs = joinAfterMs;
     this.#joined = joinAfterMs === null;
