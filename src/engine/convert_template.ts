@@ -18,6 +18,7 @@ import {
   type ParallelOptions,
   type TemplateRun,
 } from "./convert_file.ts";
+import { findingWarning } from "./findings.ts";
 import type { EngineFs, ProgressCounters, Reporter, StagedOutput } from "./host.ts";
 import type { TemplatePlan } from "./plan.ts";
 import { createRowWriter } from "./row_writers.ts";
@@ -93,6 +94,22 @@ export function selectInputs(
     else inputs.push(n);
   }
   return { inputs, ownOutputs };
+}
+
+/** Reports and counts the warnings among `stats.findings` from index `from` on (see {@link findingWarning}). */
+export function countFindingWarnings(
+  stats: SectionStats,
+  from: number,
+  delimiter: string,
+  dir: string,
+  reporter: Reporter,
+): void {
+  for (const f of stats.findings.slice(from)) {
+    const warning = findingWarning(f, delimiter, dir);
+    if (warning === null) continue;
+    reporter.warning(warning);
+    stats.warnings++;
+  }
 }
 
 function mentionsLookup(plan: TemplatePlan): boolean {
@@ -189,7 +206,11 @@ export async function convertTemplate(
     let later = blockBytes.reduce((a, b) => a + b, 0);
     for (let i = 0; i < names.length; i++) {
       later -= blockBytes[i];
+      const found = stats.findings.length;
       await convertFile(run, names[i], stats, later);
+      // Under --strict every finding is already an error; otherwise the ones that mean a broken output count
+      // as warnings, so such a run never ends "ok" (exit 0).
+      if (!env.strict) countFindingWarnings(stats, found, t.csvDelimiterOut, dir, reporter);
     }
     if (combined !== null) {
       combined.writer.finish();

@@ -32,6 +32,8 @@ export interface Finding {
   column?: string;
   /** The row rule (0-based index in row_rules) the finding is about. */
   rule?: number;
+  /** The 1-based record (RECORD_NUM) the finding is about: for `unquoted_delimiter`, the first one. */
+  record?: number;
   message: string;
 }
 
@@ -46,6 +48,10 @@ export interface FileOutcome {
   readonly rowsWritten: number;
   readonly tally: RowTally;
 }
+
+/** What an unquoted delimiter or line break does to the written row (the writer drops CR, writes LF as `\n`). */
+const UNQUOTED_EFFECT =
+  "the written row gains columns, or its line break is rewritten (CR dropped, LF as \\n)";
 
 const EMPTY_LITERAL = /^\s*(""|'')?\s*$/;
 
@@ -148,9 +154,10 @@ export function fileFindings(o: FileOutcome): Finding[] {
       template,
       file: o.file,
       column: header,
+      record: tally.unquoted.record,
       message: `template '${template}': output column '${header}' of record ${tally.unquoted.record} of ` +
         `'${o.file}' holds the output delimiter '${t.csvDelimiterOut}' or a line break while ` +
-        `csv_text_quote_out is "none": the written row gains columns or lines`,
+        `csv_text_quote_out is "none": ${UNQUOTED_EFFECT}`,
     });
   }
   o.dateChecks.forEach((check, i) => {
@@ -166,4 +173,25 @@ export function fileFindings(o: FileOutcome): Finding[] {
     });
   });
   return out;
+}
+
+/**
+ * The warning a finding is also counted as, or null when it is a finding only. An `unquoted_delimiter` output
+ * does not read back as the rows that were written (a row gains columns or lines), so a run that wrote one is
+ * never "ok": it is a warning (exit 2) naming the file, the first record, the column and the setting to change.
+ * A line break does not break the row (the writer rewrites it) but changes the value: a warning too.
+ *
+ * @example
+ * ```ts ignore
+ * findingWarning(finding, ",", "in");
+ * // "warning: 'in/a.csv' record 1: output column 'name' holds the output delimiter ',' or a line break ..."
+ * ```
+ */
+export function findingWarning(f: Finding, delimiter: string, dir: string): string | null {
+  if (f.code !== "unquoted_delimiter") return null;
+  const where = f.record === undefined ? `'${dir}/${f.file}'` : `'${dir}/${f.file}' record ${f.record}`;
+  return `warning: ${where}: output column '${f.column}' holds the output delimiter '${
+    JSON.stringify(delimiter).slice(1, -1)
+  }' or a line break and csv_text_quote_out is "none": ${UNQUOTED_EFFECT}; set csv_text_quote_out: ` +
+    `"double" (template: ${f.template})\n`;
 }

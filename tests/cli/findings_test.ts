@@ -41,6 +41,7 @@ type Finding = {
   file?: string;
   column?: string;
   rule?: number;
+  record?: number;
   message: string;
 };
 
@@ -71,10 +72,22 @@ const EXPECTED = [
 Deno.test("without --strict: findings are listed in the summary and the findings file; outputs are written", () =>
   withCase(async (dir) => {
     const res = await runBxpCli(["--config", "c.json", "--findings-file", "f.json"], { cwd: dir });
-    assert.equal(res.code, 0, res.stderr);
+    // The unquoted comma breaks a.out.csv's rows: a warning (exit 2), never "ok", naming file, record, column
+    // and the setting to change. The other findings stay informational.
+    assert.equal(res.code, 2, res.stderr);
+    assert.equal(
+      res.stderr.match(/^warning: .*$/gm)?.join("\n"),
+      `warning: './a.csv' record 1: output column 'name' holds the output delimiter ',' or a line break and ` +
+        `csv_text_quote_out is "none": the written row gains columns, or its line break is rewritten (CR ` +
+        `dropped, LF as \\n); set csv_text_quote_out: "double" (template: t1)`,
+    );
+    assert.match(res.text, /=== template: t1 ===\n(.*\n)*summary: errors:0 warnings:1 /);
+    assert.match(res.text, /=== template: t2 ===\n(.*\n)*summary: errors:0 warnings:0 /);
+    assert.match(res.text, /=== overall summary ===\nerrors:0 warnings:1 /);
     const doc = JSON.parse(await Deno.readTextFile(join(dir, "f.json"))) as { findings: Finding[] };
     assert.deepEqual(brief(doc.findings), EXPECTED);
     const byCode = new Map(doc.findings.map((f) => [f.code, f]));
+    assert.equal(byCode.get("unquoted_delimiter")!.record, 1);
     assert.match(
       byCode.get("zero_rows")!.message,
       /'b\.dat' has 3 record\(s\) but wrote 0 rows \(3 no_rule_match/,
@@ -151,7 +164,7 @@ Deno.test("--strict on a clean run changes nothing: exit 0 and the demo's golden
 Deno.test("--debug=json carries the new counts, outputs and findings beside the existing fields", () =>
   withCase(async (dir) => {
     const res = await runBxpCli(["--config", "c.json", "--debug=json"], { cwd: dir });
-    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.code, 2, res.stderr);
     const doc = JSON.parse(res.text);
     assert.deepEqual(Object.keys(doc), ["fatal", "templates", "overall", "messages", "findings"]);
     const [t1, t2] = doc.templates;
@@ -160,6 +173,8 @@ Deno.test("--debug=json carries the new counts, outputs and findings beside the 
     assert.equal(t1.rows_out, 2);
     assert.deepEqual(t1.filtered, { no_rule_match: 0, rule_skip: 0, date_filter: 0 });
     assert.equal(t1.expr_errors, 0);
+    assert.equal(t1.warnings, 1, "the unquoted delimiter");
+    assert.equal(doc.overall.warnings, 1);
     assert.deepEqual(t1.outputs, ["./a.out.csv"]);
     assert.deepEqual(t2.filtered, { no_rule_match: 3, rule_skip: 0, date_filter: 0 });
     assert.deepEqual(t2.outputs, ["./b.out.dat"]);
@@ -186,8 +201,12 @@ Deno.test("the block-parallel path finds what the serial path finds", () => {
         BXP_BLOCK_BYTES: "16384",
       },
     });
-    assert.equal(serial.code, 0, serial.stderr);
-    assert.equal(parallel.code, 0, parallel.stderr);
+    assert.equal(serial.code, 2, serial.stderr);
+    assert.equal(parallel.code, 2, parallel.stderr);
+    assert.match(serial.stderr, /^warning: '\.\/a\.csv' record 15001: output column 'name' holds /m);
+    // --debug=json carries the messages in the document.
+    const messages: string[] = JSON.parse(parallel.text).messages;
+    assert.ok(messages.some((m) => m.startsWith("warning: './a.csv' record 15001: output column 'name'")));
     const s = await Deno.readTextFile(join(dir, "s.json"));
     assert.equal(await Deno.readTextFile(join(dir, "p.json")), s);
     assert.match(s, /record 15001 of 'a\.csv'/);

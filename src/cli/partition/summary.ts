@@ -12,7 +12,7 @@
  */
 
 import { extractDateRange } from "../../engine/date_range.ts";
-import { fileFindings } from "../../engine/findings.ts";
+import { fileFindings, findingWarning } from "../../engine/findings.ts";
 import type { Reporter } from "../../engine/host.ts";
 import { detailLines, newStats, overallLine, type SectionStats, summaryLine } from "../../engine/stats.ts";
 import { mergeTally, newTally, type RowTally } from "../../engine/tally.ts";
@@ -195,6 +195,11 @@ export function summarize(
         `warning: ${unbalanced} row(s) in '${name}' had an unbalanced quote — treated as literal ` +
           `text (set csv_text_quote_in:"none" if the file is not quoted)\n`,
       );
+    }
+    // As a bxp-cli run: a finding that means a broken output is a warning too (under --strict it is an error).
+    for (const f of opts.strict ? [] : found) {
+      const warning = findingWarning(f, t.csvDelimiterOut, file.dir ?? req.dir);
+      if (warning !== null) warn(warning);
     }
     stats.files++;
     stats.rowsIn += records;
