@@ -91,6 +91,8 @@ export interface TemplatePlan {
   readonly readColumns: readonly string[] | null;
   /** True when some main-pass expression calls `RECORD_NUM()`. */
   readonly readsRecordNumber: boolean;
+  /** Planned in the reference mode ({@link PlanOptions.reference}): no lazy fields, no copies at all. */
+  readonly reference: boolean;
 }
 
 const DATE_VAR = "$date";
@@ -250,8 +252,8 @@ export function planTemplate(
     actionSlot,
     dateChecks,
     ...(reference
-      ? { verbatimColumns: inputVars.map(() => null), readColumns: null, readsRecordNumber: true }
-      : planFieldReads(inputVars, others, noted)),
+      ? { verbatimColumns: inputVars.map(() => null), readColumns: null, readsRecordNumber: true, reference }
+      : { ...planFieldReads(inputVars, others, noted), reference }),
   };
 }
 

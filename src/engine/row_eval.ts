@@ -158,6 +158,9 @@ export class RowEvaluator {
     this.#rowEnd = new Int32Array(slotCount).fill(-1);
     this.#outStart = new Int32Array(plan.outputSlots.length).fill(-1);
     this.#outEnd = new Int32Array(plan.outputSlots.length).fill(-1);
+    // The reference mode decodes every field and copies none whatever the plan's reads say: it must not
+    // rest on the lazy-field code it checks (a FIELDS(n) bug there once emptied the reference's fields too).
+    if (plan.reference) return;
     // Copies need every writer to take copied values, and no debug output (its dumps show every field).
     const copies = sinks.debug === null && typeof sinks.out.writeRowRaw === "function" &&
       (sinks.combined === null || typeof sinks.combined.writeRowRaw === "function");
