@@ -1,10 +1,16 @@
 /**
- * `deno task bench [--quick] [--only <id>[,<id>]] [--repeat <n>] [--no-peers] [--list]`: measures the real
- * bxp-cli on bxp's benchmark workload beside Miller and DuckDB on the same input, the expression language's
- * rate in process, and bxp-mcp's cold start and stdio round trips; prints a Markdown report and writes it to
- * `.bench/latest.md` (raw figures in `.bench/latest.json`). Generated inputs are cached in `.bench/data/`.
+ * `deno task bench [--quick] [--only <id>[,<id>]] [--repeat <n>] [--no-peers] [--write-docs | --no-docs]
+ * [--list]`: measures the real bxp-cli on bxp's benchmark workload beside Miller, DuckDB and a `cat in > out`
+ * copy floor on the same input (each round runs bxp-cli, then each peer; wall and CPU time of every run), the
+ * expression language's rate in process, bxp-mcp's cold start and stdio round trips, and the agent loop
+ * (`bxp_simulate` through the SDK client); prints a Markdown report and writes it to `.bench/latest.md` (raw
+ * figures in `.bench/latest.json`). Generated inputs are cached in `.bench/data/`.
  *
- * Besides the point ids (`--list`), `--only` accepts `expr`, `mcp`, `mcp-http` (bxp-mcp over Streamable HTTP
+ * A full run (no `--quick`, no `--only`) also rewrites the generated block of `docs/performance.md` (between
+ * its `<!-- bench:begin -->` and `<!-- bench:end -->` markers, see `bench/docs_block.ts`); `--write-docs` does
+ * so for any run, `--no-docs` never. `--no-peers` leaves out Miller and DuckDB, not the copy floor.
+ *
+ * Besides the point ids (`--list`), `--only` accepts `expr`, `mcp`, `agent-loop`, `mcp-http` (bxp-mcp over Streamable HTTP
  * under concurrent clients, see `bench/mcp_http.ts`), `browser` (the playground in headless
  * Chromium, see `bench/browser.ts`) and `ray` (the Ray job on a local cluster, see `bench/ray.ts`) for those
  * sections alone; the last two are not part of `--quick`. The container points (`zip-…`, `xlsx-…`, see
@@ -33,7 +39,9 @@ import { benchBrowser, renderBrowserSection } from "./bench/browser.ts";
 import { benchRay, renderRaySection } from "./bench/ray.ts";
 import { renderMcpHttpSection, runMcpHttpBench } from "./bench/mcp_http.ts";
 import { hasGnuTime, type Measured, runMeasured, type RunSpec } from "./bench/measure.ts";
-import { findPeers, type Peer } from "./bench/peers.ts";
+import { copyFloor, findPeers, type Peer } from "./bench/peers.ts";
+import { benchAgentLoop } from "./bench/agent_loop.ts";
+import { docsBlock, writeDocsBlock } from "./bench/docs_block.ts";
 import { type ContainerResult, runContainerPoint } from "./bench/containers.ts";
 import {
   type BenchPoint,
@@ -72,7 +80,8 @@ const PEER_RUN_BUDGET_MS = 120_000;
  */
 const SLOW_PEER_MS = 20_000;
 const SLOW_PEER_RUNS = 3;
-const SPECIAL_SECTIONS = ["expr", "mcp", "mcp-http", "browser", "ray"];
+const SPECIAL_SECTIONS = ["expr", "mcp", "agent-loop", "mcp-http", "browser", "ray"];
+const DOCS_PATH = `${ROOT}/docs/performance.md`;
 
 function progress(message: string): void {
   console.error(`[bench] ${message}`);
@@ -81,7 +90,8 @@ function progress(message: string): void {
 function usage(message: string): never {
   console.error(`error: ${message}`);
   console.error(
-    "usage: deno task bench [--quick] [--only <id>[,<id>...]] [--repeat <n>] [--no-peers] [--list]",
+    "usage: deno task bench [--quick] [--only <id>[,<id>...]] [--repeat <n>] [--no-peers] " +
+      "[--write-docs | --no-docs] [--list]",
   );
   Deno.exit(2);
 }
@@ -136,7 +146,19 @@ function failure(m: Measured, what: string, expectedCode = 0): string | undefine
   return `${what} exited ${m.code}${m.stderr.trim() ? `: ${firstLine(m.stderr)}` : ""}`;
 }
 
-async function checkPeerOutput(reference: string, output: string, p: BenchPoint, input: PreparedInput) {
+async function checkPeerOutput(
+  reference: string,
+  output: string,
+  p: BenchPoint,
+  input: PreparedInput,
+  peer: Peer,
+) {
+  if (peer.floor === true) {
+    const size = (await Deno.stat(output)).size;
+    return size === input.bytes
+      ? { verified: true, check: `a copy of the input (${size} B)` }
+      : { verified: false, check: `wrote ${size} B of the input's ${input.bytes}` };
+  }
   const cmp = await compareFiles(reference, output);
   if (cmp.identical) return { verified: true, check: `identical bytes (${cmp.sizeA} B)` };
   const [refLines, outLines] = await Promise.all([countLines(reference), countLines(output)]);
@@ -189,7 +211,7 @@ async function runPoint(
   const result: PointResult = {
     point: p,
     inputBytes: input.bytes,
-    bxp: { wallMs: [], peakRssKb: null, outputBytes: null, traceBytes: null },
+    bxp: { wallMs: [], cpuMs: [], peakRssKb: null, outputBytes: null, traceBytes: null },
     peers: [],
   };
   // Peers compute the three expressions into CSV: none has bxp's per-row error semantics or writes bxp's
@@ -200,7 +222,9 @@ async function runPoint(
   const peerRuns: PeerRuns[] = withPeers.map((peer) => ({
     name: peer.name,
     wallMs: [],
+    cpuMs: [],
     peakRssKb: null,
+    ...(peer.floor === true ? { floor: true } : {}),
     check: "not run",
     verified: false,
   }));
@@ -228,6 +252,7 @@ async function runPoint(
         result.bxp.error = failure(m, "bxp-cli", p.mode === "errors" ? 2 : 0);
         if (result.bxp.error === undefined) {
           result.bxp.wallMs.push(m.wallMs);
+          result.bxp.cpuMs!.push(m.cpuMs);
           result.bxp.peakRssKb = maxRss(result.bxp.peakRssKb, m.peakRssKb);
           result.bxp.outputBytes = (await Deno.stat(input.outputPath[p.mode])).size;
           if (p.trace) result.bxp.traceBytes = (await Deno.stat(tracePath)).size;
@@ -258,10 +283,11 @@ async function runPoint(
         runs.error = failure(m, peer.name);
         if (runs.error === undefined) {
           runs.wallMs.push(m.wallMs);
+          runs.cpuMs!.push(m.cpuMs);
           runs.peakRssKb = maxRss(runs.peakRssKb, m.peakRssKb);
           notePace(pace, peer.name, input.bytes, m.wallMs);
           if (rep === 0 && result.bxp.wallMs.length > 0) {
-            Object.assign(runs, await checkPeerOutput(reference, output, p, input));
+            Object.assign(runs, await checkPeerOutput(reference, output, p, input, peer));
           }
           if (rep === 0 && result.bxp.wallMs.length === 0) {
             runs.check = "bxp-cli failed: nothing to compare with";
@@ -332,6 +358,8 @@ async function main(): Promise<void> {
       repeat: { type: "string" },
       "no-peers": { type: "boolean", default: false },
       list: { type: "boolean", default: false },
+      "write-docs": { type: "boolean", default: false },
+      "no-docs": { type: "boolean", default: false },
     },
   });
   if (values.list) {
@@ -368,7 +396,11 @@ async function main(): Promise<void> {
   const started = performance.now();
   await Deno.mkdir(BENCH_DIR, { recursive: true });
   const denoJson = await Deno.readTextFile(`${ROOT}/deno.json`);
-  const { peers, missing } = values["no-peers"] ? { peers: [], missing: [] } : await findPeers(BENCH_DIR);
+  if (values["write-docs"] && values["no-docs"]) usage("--write-docs and --no-docs exclude each other");
+  const found = values["no-peers"] ? { peers: [], missing: [] } : await findPeers(BENCH_DIR);
+  const { missing } = found;
+  // The copy floor goes last in each round: the goals are ratios to it, so it runs even without peers.
+  const peers = [...found.peers, copyFloor()];
   for (const m of missing) progress(`peer ${m.name} missing: ${m.reason}`);
 
   const results: PointResult[] = [];
@@ -401,6 +433,20 @@ async function main(): Promise<void> {
   const browser = selected("browser") && (only !== undefined || !values.quick)
     ? await benchBrowser({ root: ROOT, benchDir: BENCH_DIR, denoJson, progress })
     : null;
+  let agentLoop = null;
+  if (selected("agent-loop")) {
+    progress("agent loop: bxp_simulate on a 1,000-row export through the SDK client");
+    agentLoop = await benchAgentLoop({
+      argv: [
+        Deno.execPath(),
+        "run",
+        ...entryPointFlags(denoJson, "bxp-mcp"),
+        `${ROOT}/${ENTRY_MODULES["bxp-mcp"]}`,
+      ],
+      workDir: `${BENCH_DIR}/agent-loop`,
+    });
+    progress(`agent loop: ${agentLoop.ready ? `p50 ${agentLoop.p50Ms.toFixed(0)} ms` : agentLoop.reason}`);
+  }
   const mcpHttp = selected("mcp-http")
     ? await runMcpHttpBench({ root: ROOT, denoJson, quick: values.quick && only === undefined, progress })
     : null;
@@ -414,25 +460,34 @@ async function main(): Promise<void> {
     machine: await machineInfo(),
     quick: values.quick && only === undefined,
     points: results,
-    peerVersions: peers.map((p) => `${p.name} ${p.version}`),
+    peerVersions: found.peers.map((p) => `${p.name} ${p.version}`),
     missingPeers: missing.map((m) => `${m.name} (${m.reason})`),
     exprRates,
     mcp,
     peakRssSource: (await hasGnuTime())
       ? "GNU time (`/usr/bin/time -v`)"
-      : "polling /proc/<pid>/status VmHWM",
+      : "polling /proc/<pid>/status VmHWM and /proc/<pid>/stat (CPU a lower bound)",
     containers,
+    agentLoop,
   };
-  const report = renderReport(run) +
+  const extraSections =
     (inlineBounds === null ? "" : `${renderInlineBoundsSection(inlineBounds).join("\n")}\n`) +
     (browser === null ? "" : renderBrowserSection(browser)) +
     (mcpHttp === null ? "" : `\n${renderMcpHttpSection(mcpHttp).join("\n")}`) +
     (ray === null ? "" : renderRaySection(ray));
+  const report = renderReport(run) + extraSections;
   await Deno.writeTextFile(`${BENCH_DIR}/latest.md`, report);
   await Deno.writeTextFile(
     `${BENCH_DIR}/latest.json`,
     JSON.stringify({ ...run, inlineBounds, mcpHttp, browser, ray, goals: checkGoals(run) }, null, 2),
   );
+  // Only a whole run speaks for the docs: a subset would replace the figures of every point it skipped.
+  const fullRun = !values.quick && only === undefined;
+  if ((fullRun || values["write-docs"]) && !values["no-docs"]) {
+    const command = ["deno task bench", ...Deno.args].join(" ");
+    await writeDocsBlock(DOCS_PATH, docsBlock(run, extraSections, command));
+    progress("docs/performance.md: generated block rewritten");
+  }
   console.log(report);
   progress(`done in ${run.totalSeconds.toFixed(0)} s; report in .bench/latest.md`);
 }

@@ -20,6 +20,8 @@ export interface Peer {
   version: string;
   /** How to run the equivalent transform of `input` into `output`. */
   command(mode: BenchMode, input: string, output: string): RunSpec;
+  /** A floor rather than a tool doing the job: its output is the input itself (see {@link copyFloor}). */
+  floor?: boolean;
 }
 
 /** Why a peer is absent, for the report. */
@@ -94,6 +96,19 @@ async function findDuckDb(benchDir: string): Promise<Peer | MissingPeer> {
     name,
     version: `node-api ${version} (Node ${nodeVersion})`,
     command: (mode, input, output) => ({ argv: ["node", script, benchDir, mode, input, output] }),
+  };
+}
+
+/**
+ * `cat in > out`: the least any conversion of the file costs on this machine at this moment (read the input,
+ * write as many bytes), measured in the same rounds as the peers so the goals can be ratios to it.
+ */
+export function copyFloor(): Peer {
+  return {
+    name: "cat",
+    version: "copy floor",
+    floor: true,
+    command: (_mode, input, output) => ({ argv: ["cat", input], stdoutPath: output }),
   };
 }
 

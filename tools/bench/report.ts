@@ -15,7 +15,8 @@ import {
   SLOW_SINK_BYTES_PER_SECOND,
   traceBaselineId,
 } from "./points.ts";
-import { containerGoals, type ContainerResult, renderContainerSection } from "./containers.ts";
+import { type ContainerResult, renderContainerSection } from "./containers.ts";
+import type { AgentLoopResult } from "./agent_loop.ts";
 import { FAILING_EXPRESSION } from "./config.ts";
 
 /** Repeated runs of one tool at one point. */
@@ -23,6 +24,8 @@ export interface ToolRuns {
   wallMs: number[];
   /** Highest peak RSS over the runs, KiB (null when it could not be read). */
   peakRssKb: number | null;
+  /** Each run's CPU time (user + system), ms, beside `wallMs` run for run; null where unknown. */
+  cpuMs?: (number | null)[];
   /** Set when a run failed; the figures are then not comparable. */
   error?: string;
 }
@@ -36,7 +39,12 @@ export interface PeerRuns extends ToolRuns {
   verified: boolean;
   /** Why the peer was not run at this point (e.g. it would not fit the time budget). */
   skipped?: string;
+  /** A floor, not a tool doing the job (the `cat` copy): its output is the input, checked by size. */
+  floor?: boolean;
 }
+
+/** The name of the copy floor (`cat in > out`) among a point's peers. */
+export const COPY_FLOOR = "cat";
 
 /** Everything measured at one point. */
 export interface PointResult {
@@ -75,6 +83,8 @@ export interface BenchRun {
   peakRssSource: string;
   /** The container points run (zip members, a large workbook); absent or empty when none ran. */
   containers?: ContainerResult[];
+  /** The agent-loop point (`bxp_simulate` through the SDK client); absent or null when not run. */
+  agentLoop?: AgentLoopResult | null;
 }
 
 /** A performance goal and whether it holds. */
@@ -122,6 +132,31 @@ function medianOf(runs: ToolRuns): number | null {
   return runs.error === undefined && runs.wallMs.length > 0 ? median(runs.wallMs) : null;
 }
 
+/** The median CPU time of the runs that have one, ms; null when none has. */
+export function medianCpuMs(runs: ToolRuns): number | null {
+  const known = (runs.cpuMs ?? []).filter((c): c is number => c !== null);
+  return runs.error === undefined && known.length > 0 ? median(known) : null;
+}
+
+/** bxp-cli against one peer at one point, round by round (see {@link roundRatios}). */
+export interface PeerRatio {
+  /** The median of the per-round ratios: what the goals are decided on. */
+  median: number;
+  rounds: number[];
+}
+
+/**
+ * bxp-cli's time over peer `name`'s at point `r`, round by round, or null when either has no good run. A
+ * median of the rounds rather than a ratio of medians: each round's two runs share the machine's state.
+ */
+export function peerRatio(r: PointResult, name: string): PeerRatio | null {
+  const peer = r.peers.find((p) => p.name === name);
+  if (peer === undefined || peer.skipped !== undefined || peer.error !== undefined) return null;
+  if (r.bxp.error !== undefined) return null;
+  const rounds = roundRatios(r.bxp.wallMs, peer.wallMs);
+  return rounds.length === 0 ? null : { median: median(rounds), rounds };
+}
+
 function count(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(n % 1e6 === 0 ? 0 : 1)}M`;
   if (n >= 1e3) return `${(n / 1e3).toFixed(0)}k`;
@@ -139,10 +174,49 @@ function peerCell(result: PointResult, name: string): [string, string] {
   if (peer === undefined) return ["–", "–"];
   if (peer.skipped !== undefined) return ["skipped", "–"];
   const peerMs = medianOf(peer);
-  const bxpMs = medianOf(result.bxp);
   if (peerMs === null) return [`failed`, "–"];
   const mark = peer.verified ? "" : " (output not verified)";
-  return [seconds(peerMs), bxpMs === null ? "–" : ratio(bxpMs / peerMs) + mark];
+  const r = peerRatio(result, name);
+  return [seconds(peerMs), r === null ? "–" : ratio(r.median) + mark];
+}
+
+function cpuCell(runs: ToolRuns): string {
+  const cpu = medianCpuMs(runs);
+  return cpu === null ? "?" : seconds(cpu);
+}
+
+/** The first `n` values in seconds, `?` for each unknown one (a run measured without CPU time). */
+const secondsList = (values: readonly (number | null)[] | undefined, n: number) =>
+  Array.from({ length: n }, (_, i) => values?.[i] ?? null).map((v) => (v === null ? "?" : seconds(v)))
+    .join(", ");
+
+/** `n` and a noun, plural unless `n` is 1. */
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
+/**
+ * Every round of every point with peers: the ratio of the round, and each side's wall and CPU time, so a
+ * reader sees how far the machine's state moved the figures within the run.
+ */
+function roundsTable(run: BenchRun): string[] {
+  const lines = [
+    "| point | peer | bxp-cli / peer, round by round | median | bxp-cli wall s | bxp-cli CPU s | peer wall s | peer CPU s |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+  ];
+  for (const r of run.points) {
+    for (const peer of r.peers) {
+      const pr = peerRatio(r, peer.name);
+      if (pr === null) continue;
+      const n = pr.rounds.length;
+      lines.push(
+        `| \`${r.point.id}\` | ${peer.name} | ${pr.rounds.map(ratio).join(", ")} | ${ratio(pr.median)} | ${
+          secondsList(r.bxp.wallMs, n)
+        } | ${secondsList(r.bxp.cpuMs, n)} | ${secondsList(peer.wallMs, n)} | ${
+          secondsList(peer.cpuMs, n)
+        } |`,
+      );
+    }
+  }
+  return lines.length === 2 ? [] : lines;
 }
 
 function pointsTable(run: BenchRun): string[] {
@@ -155,6 +229,7 @@ function pointsTable(run: BenchRun): string[] {
     "input MB",
     "runs",
     "bxp-cli s",
+    "bxp-cli CPU s",
     "rows/s",
     "MB/s",
     "peak RSS MB",
@@ -183,6 +258,7 @@ function pointsTable(run: BenchRun): string[] {
       (r.inputBytes / 1e6).toFixed(0),
       String(r.bxp.wallMs.length),
       ms === null ? `failed: ${r.bxp.error ?? "no run"}` : seconds(ms),
+      cpuCell(r.bxp),
       ms === null ? "–" : rate(r.point.rows / (ms / 1000)),
       ms === null ? "–" : (r.inputBytes / 1e6 / (ms / 1000)).toFixed(1),
       mb(r.bxp.peakRssKb),
@@ -369,87 +445,149 @@ function roundTripFloors(mcp: McpResult & { ready: true }): string {
   return parts.length === 0 ? "" : ` (floors: ${parts.join(", ")})`;
 }
 
-/** `bxp_validate`'s round-trip goal: it parses, checks and annotates a whole config. */
-export const VALIDATE_ROUND_TRIP_MS = 0.3;
+/**
+ * `bxp_validate`'s round trip, a non-regression line rather than a goal (the 0.3 ms goal was withdrawn: the
+ * same code measured 0.47-0.74 ms with the machine's hour): at most this, and at most
+ * {@link VALIDATE_OVER_PING} times `ping` in the same run.
+ */
+export const VALIDATE_ROUND_TRIP_MS = 0.6;
+/** `bxp_validate`'s round trip over `ping`'s (the protocol floor) in the same run, at most. */
+export const VALIDATE_OVER_PING = 6;
 /** The round-trip goal of the other stateless tools (`bxp_eval`, `bxp_eval_batch`). */
 export const EVAL_ROUND_TRIP_MS = 0.25;
 
-/** The median round trip a stateless tool must stay within. */
-export function roundTripLimitMs(tool: string): number {
-  return tool === "bxp_validate" ? VALIDATE_ROUND_TRIP_MS : EVAL_ROUND_TRIP_MS;
+/** The points judged against the copy floor and DuckDB, and the limits (bxp-cli over the other, at most). */
+export const THROUGHPUT_POINT_IDS: readonly string[] = [GOAL_POINT_ID, "r10m-c16"];
+/** bxp-cli over `cat in > out` of the same input, at most, at {@link THROUGHPUT_POINT_IDS}. */
+export const COPY_FLOOR_LIMIT = 4;
+/** bxp-cli over DuckDB, at most, at {@link THROUGHPUT_POINT_IDS}. */
+export const DUCKDB_GOAL_LIMIT = 0.3;
+/** bxp-cli over DuckDB, at most, at every point where DuckDB runs. */
+export const DUCKDB_EVERY_POINT_LIMIT = 0.5;
+/** bxp-cli over Miller at the goal point: below this. */
+export const MILLER_LIMIT = 0.1;
+/** Peak RSS at every point, at most, MB. */
+export const PEAK_RSS_LIMIT_MB = 150;
+/** The agent loop's `bxp_simulate` p50 over an empty `deno run`'s (the start-up floor), at most. */
+export const AGENT_LOOP_LIMIT = 3;
+
+const NOT_MEASURED = "not measured in this run";
+
+/**
+ * bxp-cli against one peer at one point, decided on the median of the per-round ratios: at most `limit`, or
+ * below it when `strict`.
+ */
+function ratioGoal(
+  run: BenchRun,
+  id: string,
+  peer: string,
+  limit: number,
+  goal: string,
+  strict = false,
+): GoalCheck {
+  const r = run.points.find((x) => x.point.id === id);
+  const pr = r === undefined ? null : peerRatio(r, peer);
+  if (r === undefined || pr === null) return { goal, holds: null, detail: NOT_MEASURED };
+  const peerRuns = r.peers.find((p) => p.name === peer)!;
+  const cpu = (runs: ToolRuns) => {
+    const c = medianCpuMs(runs);
+    return c === null ? "" : `, CPU ${seconds(c)} s`;
+  };
+  const holds = strict ? pr.median < limit : pr.median <= limit;
+  return {
+    goal,
+    holds,
+    detail: `median of ${counted(pr.rounds.length, "round")} ${ratio(pr.median)} (rounds ${
+      pr.rounds.map(ratio).join(", ")
+    }; medians bxp-cli ${seconds(medianOf(r.bxp)!)} s${cpu(r.bxp)}, ${peer} ${
+      seconds(medianOf(peerRuns)!)
+    } s${cpu(peerRuns)})${holds ? "" : `: ${overBy(pr.median / limit)} over`}`,
+  };
 }
 
 /** The performance goals, checked against one run. */
 export function checkGoals(run: BenchRun): GoalCheck[] {
   const goals: GoalCheck[] = [];
   const find = (id: string) => run.points.find((r) => r.point.id === id);
+  for (const id of THROUGHPUT_POINT_IDS) {
+    goals.push(
+      ratioGoal(
+        run,
+        id,
+        COPY_FLOOR,
+        COPY_FLOOR_LIMIT,
+        `\`${id}\`: at most ${COPY_FLOOR_LIMIT}x a \`cat in > out\` copy of the same input`,
+      ),
+      ratioGoal(run, id, "DuckDB", DUCKDB_GOAL_LIMIT, `\`${id}\`: at most ${DUCKDB_GOAL_LIMIT}x DuckDB`),
+    );
+  }
+  const withDuck = run.points.map((r) => ({ r, pr: peerRatio(r, "DuckDB") })).filter((x) => x.pr !== null);
+  const everyDuck = `every point where DuckDB runs: at most ${DUCKDB_EVERY_POINT_LIMIT}x DuckDB`;
+  if (withDuck.length === 0) {
+    goals.push({ goal: everyDuck, holds: null, detail: NOT_MEASURED });
+  } else {
+    const over = withDuck.filter((x) => x.pr!.median > DUCKDB_EVERY_POINT_LIMIT);
+    goals.push({
+      goal: everyDuck,
+      holds: over.length === 0,
+      detail: `${withDuck.length - over.length} of ${withDuck.length} points within (medians of rounds: ${
+        withDuck.map((x) => `\`${x.r.point.id}\` ${ratio(x.pr!.median)}`).join(", ")
+      })`,
+    });
+  }
+  goals.push(
+    ratioGoal(
+      run,
+      GOAL_POINT_ID,
+      "Miller",
+      MILLER_LIMIT,
+      `\`${GOAL_POINT_ID}\`: below ${MILLER_LIMIT}x Miller`,
+      true,
+    ),
+  );
+
+  const rss: Array<{ id: string; mb: number }> = [];
+  for (const r of run.points) {
+    if (r.bxp.error === undefined && r.bxp.peakRssKb !== null) {
+      rss.push({ id: r.point.id, mb: r.bxp.peakRssKb / 1024 });
+    }
+  }
+  for (const c of run.containers ?? []) {
+    if (c.error === undefined && c.peakRssKb !== null) rss.push({ id: c.point.id, mb: c.peakRssKb / 1024 });
+  }
+  const rssGoal = `peak RSS at most ${PEAK_RSS_LIMIT_MB} MB at every point`;
+  if (rss.length === 0) {
+    goals.push({ goal: rssGoal, holds: null, detail: NOT_MEASURED });
+  } else {
+    const over = rss.filter((x) => x.mb > PEAK_RSS_LIMIT_MB);
+    const highest = [...rss].sort((a, b) => b.mb - a.mb).slice(0, 3);
+    const mbOf = (x: { id: string; mb: number }) => `\`${x.id}\` ${x.mb.toFixed(0)} MB`;
+    goals.push({
+      goal: rssGoal,
+      holds: over.length === 0,
+      detail: `${counted(rss.length, "point")}; highest ${highest.map(mbOf).join(", ")}` +
+        (over.length === 0 ? "" : `; over: ${over.map(mbOf).join(", ")}`),
+    });
+  }
+
   const big = find(GOAL_POINT_ID);
   const bigMs = big === undefined ? null : medianOf(big.bxp);
-  for (const [name, limit] of [["Miller", 0.35], ["DuckDB", 1.0]] as const) {
-    const goal = `2M × 16, trace off: at most ${limit}x ${name}'s wall time`;
-    const peer = big?.peers.find((p) => p.name === name);
-    const peerMs = peer === undefined ? null : medianOf(peer);
-    if (bigMs === null || peerMs === null) {
-      goals.push({ goal, holds: null, detail: "not measured in this run" });
-      continue;
-    }
-    const r = bigMs / peerMs;
-    const rounds = roundRatios(big!.bxp.wallMs, peer!.wallMs);
-    goals.push({
-      goal,
-      holds: r <= limit,
-      detail: `${ratio(r)} (bxp-cli ${seconds(bigMs)} s, ${name} ${seconds(peerMs)} s${
-        rounds.length > 1
-          ? `; round by round ${rounds.map(ratio).join(", ")}, median ${ratio(median(rounds))}`
-          : ""
-      })${r <= limit ? "" : `: ${overBy(r / limit)} over the goal`}`,
-    });
-  }
-  const absGoal = "2M × 16, trace off: at most 6.5 s (bxp's published 8-core figure)";
-  goals.push(
-    bigMs === null ? { goal: absGoal, holds: null, detail: "not measured in this run" } : {
-      goal: absGoal,
-      holds: bigMs <= 6500,
-      detail: `${seconds(bigMs)} s${bigMs <= 6500 ? "" : `: ${overBy(bigMs / 6500)} over`}`,
-    },
-  );
-  // Memory must not grow with the input: under 150 MB, and the larger inputs within 10% of the 2M point.
-  const baseRss = find(GOAL_POINT_ID)?.bxp.peakRssKb ?? null;
-  for (const id of ["r2m-c16", "r10m-c16", "r100k-c1024", "r2m-c16-slow"]) {
-    const r = find(id);
-    const flat = id === "r10m-c16" || id === "r100k-c1024";
-    const goal = `peak RSS under 150 MB${flat ? " and within 10% of `r2m-c16`'s" : ""} at \`${id}\`` +
-      (id === "r2m-c16-slow" ? " (trace into a FIFO drained slowly)" : "");
-    if (r === undefined || r.bxp.peakRssKb === null || r.bxp.error !== undefined) {
-      goals.push({ goal, holds: null, detail: "not measured in this run" });
-      continue;
-    }
-    const peakMb = r.bxp.peakRssKb / 1024;
-    const growth = flat && baseRss !== null ? r.bxp.peakRssKb / baseRss : null;
-    goals.push({
-      goal,
-      holds: peakMb < 150 && (growth === null || growth <= 1.1),
-      detail: `${peakMb.toFixed(0)} MB` + (growth === null ? "" : ` (${ratio(growth)} of \`r2m-c16\`)`),
-    });
-  }
   const serial = find("r2m-c16-serial");
   const serialMs = serial === undefined ? null : medianOf(serial.bxp);
   const speedGoal = `parallel mode (${run.machine.cpus} evaluators) faster than \`BXP_WORKERS=0\` at 2M × 16`;
   goals.push(
-    bigMs === null || serialMs === null
-      ? { goal: speedGoal, holds: null, detail: "not measured in this run" }
-      : {
-        goal: speedGoal,
-        holds: bigMs < serialMs,
-        detail: `speedup ${ratio(serialMs / bigMs)} (serial ${seconds(serialMs)} s, parallel ${
-          seconds(bigMs)
-        } s; peak RSS ${mb(serial!.bxp.peakRssKb)} MB serial)`,
-      },
+    bigMs === null || serialMs === null ? { goal: speedGoal, holds: null, detail: NOT_MEASURED } : {
+      goal: speedGoal,
+      holds: bigMs < serialMs,
+      detail: `speedup ${ratio(serialMs / bigMs)} (serial ${seconds(serialMs)} s, parallel ${
+        seconds(bigMs)
+      } s; peak RSS ${mb(serial!.bxp.peakRssKb)} MB serial)`,
+    },
   );
   const pairs = traceOverheads(run);
   const traceGoal = "trace on costs less than 30% over trace off";
   if (pairs.length === 0) {
-    goals.push({ goal: traceGoal, holds: null, detail: "not measured in this run" });
+    goals.push({ goal: traceGoal, holds: null, detail: NOT_MEASURED });
   } else {
     const worst = pairs.reduce((a, b) => (b.onMs / b.offMs > a.onMs / a.offMs ? b : a));
     goals.push({
@@ -459,28 +597,69 @@ export function checkGoals(run: BenchRun): GoalCheck[] {
         ` (worst \`${worst.id}\`)`,
     });
   }
-  const mcp = run.mcp;
-  const rtGoal =
-    `bxp-mcp median round trip over stdio: \`bxp_validate\` at most ${VALIDATE_ROUND_TRIP_MS} ms, the other stateless tools at most ${EVAL_ROUND_TRIP_MS} ms`;
-  const coldGoal = "bxp-mcp cold start under 150 ms (`deno run`)";
-  if (mcp === null || !mcp.ready) {
-    const detail = mcp === null ? "not measured in this run" : `bxp-mcp not ready: ${mcp.reason}`;
-    goals.push({ goal: rtGoal, holds: null, detail }, { goal: coldGoal, holds: null, detail });
-  } else {
-    const tools = mcp.tools.filter((t) => t.tool.startsWith("bxp_"));
-    goals.push({
-      goal: rtGoal,
-      holds: tools.length > 0 && tools.every((t) => t.medianMs <= roundTripLimitMs(t.tool)),
-      detail: tools.map((t) => `\`${t.tool}\` ${t.medianMs.toFixed(3)} ms`).join(", ") + roundTripFloors(mcp),
-    });
-    const cold = median(mcp.coldStartMs);
-    goals.push({ goal: coldGoal, holds: cold < 150, detail: `median ${cold.toFixed(0)} ms` });
-  }
-  goals.push(...containerGoals(run.containers ?? []));
+  goals.push(...mcpGoals(run.mcp));
+  goals.push(agentLoopGoal(run.agentLoop ?? null));
   return goals;
 }
 
-function goalLines(goals: GoalCheck[]): string[] {
+/** The bxp-mcp lines: the stateless tools' round trips, `bxp_validate`'s non-regression line, cold start. */
+function mcpGoals(mcp: McpResult | null): GoalCheck[] {
+  const evalGoal =
+    `bxp-mcp median round trip over stdio: \`bxp_eval\` and \`bxp_eval_batch\` at most ${EVAL_ROUND_TRIP_MS} ms`;
+  const validateGoal =
+    `bxp-mcp \`bxp_validate\` round trip (non-regression): at most ${VALIDATE_ROUND_TRIP_MS} ms ` +
+    `and at most ${VALIDATE_OVER_PING}x \`ping\` in the same run`;
+  const coldGoal = "bxp-mcp cold start under 150 ms (`deno run`)";
+  if (mcp === null || !mcp.ready) {
+    const detail = mcp === null ? NOT_MEASURED : `bxp-mcp not ready: ${mcp.reason}`;
+    return [evalGoal, validateGoal, coldGoal].map((goal) => ({ goal, holds: null, detail }));
+  }
+  const goals: GoalCheck[] = [];
+  const evals = mcp.tools.filter((t) => t.tool.startsWith("bxp_") && t.tool !== "bxp_validate");
+  goals.push(
+    evals.length === 0 ? { goal: evalGoal, holds: null, detail: NOT_MEASURED } : {
+      goal: evalGoal,
+      holds: evals.every((t) => t.medianMs <= EVAL_ROUND_TRIP_MS),
+      detail: evals.map((t) => `\`${t.tool}\` ${t.medianMs.toFixed(3)} ms`).join(", ") + roundTripFloors(mcp),
+    },
+  );
+  const validate = mcp.tools.find((t) => t.tool === "bxp_validate");
+  const ping = mcp.tools.find((t) => t.tool === "ping");
+  if (validate === undefined || ping === undefined) {
+    goals.push({ goal: validateGoal, holds: null, detail: NOT_MEASURED });
+  } else {
+    const overPing = validate.medianMs / ping.medianMs;
+    goals.push({
+      goal: validateGoal,
+      holds: validate.medianMs <= VALIDATE_ROUND_TRIP_MS && overPing <= VALIDATE_OVER_PING,
+      detail: `${validate.medianMs.toFixed(3)} ms, ${ratio(overPing)} \`ping\` (${
+        ping.medianMs.toFixed(3)
+      } ms)`,
+    });
+  }
+  const cold = median(mcp.coldStartMs);
+  goals.push({ goal: coldGoal, holds: cold < 150, detail: `median ${cold.toFixed(0)} ms` });
+  return goals;
+}
+
+function agentLoopGoal(loop: AgentLoopResult | null): GoalCheck {
+  const goal = `agent loop: \`bxp_simulate\` on a 1,000-row export through the SDK client, p50 at most ` +
+    `${AGENT_LOOP_LIMIT}x an empty \`deno run\` (the start-up floor)`;
+  if (loop === null) return { goal, holds: null, detail: NOT_MEASURED };
+  if (!loop.ready) return { goal, holds: null, detail: `not ready: ${loop.reason}` };
+  const over = loop.p50Ms / loop.floorP50Ms;
+  return {
+    goal,
+    holds: over <= AGENT_LOOP_LIMIT,
+    detail:
+      `p50 ${loop.p50Ms.toFixed(0)} ms over ${counted(loop.samplesMs.length, "call")}, ${ratio(over)} ` +
+      `the floor's p50 ${loop.floorP50Ms.toFixed(0)} ms (${counted(loop.floorMs.length, "run")})` +
+      (over <= AGENT_LOOP_LIMIT ? "" : `: ${overBy(over / AGENT_LOOP_LIMIT)} over`),
+  };
+}
+
+/** One status line per goal, as Markdown list items. */
+export function goalLines(goals: GoalCheck[]): string[] {
   return goals.map((g) => {
     const mark = g.holds === null ? "not measured" : g.holds ? "holds" : "does not hold";
     return `- **${mark}**: ${g.goal} — ${g.detail}`;
@@ -492,16 +671,28 @@ export function machineLine(m: MachineInfo): string {
   return `${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB.toFixed(0)} GiB RAM, ${m.os}, Deno ${m.deno}`;
 }
 
+/** What to leave out of {@link renderReport}: the docs block gives its own title and puts the goals first. */
+export interface ReportOptions {
+  title?: boolean;
+  goals?: boolean;
+}
+
 /** The whole report as Markdown. */
-export function renderReport(run: BenchRun): string {
+export function renderReport(run: BenchRun, opts: ReportOptions = {}): string {
   const out: string[] = [];
-  out.push(`## Benchmark${run.quick ? " (quick subset)" : ""}: ${run.startedAt.toISOString().slice(0, 16)}Z`);
-  out.push("");
+  if (opts.title !== false) {
+    out.push(
+      `## Benchmark${run.quick ? " (quick subset)" : ""}: ${run.startedAt.toISOString().slice(0, 16)}Z`,
+    );
+    out.push("");
+  }
   out.push(`Machine: ${machineLine(run.machine)}. Whole run: ${run.totalSeconds.toFixed(0)} s.`);
   out.push(
     `Workload: bxp's bench shape (seeded), config with \`DATE_CONVERT\`, \`IF\`, a concatenation and one ` +
       `pass-through variable per column. Wall time is spawn to exit (startup included) as a median of the ` +
-      `runs; peak RSS from ${run.peakRssSource}. Ratios below 1 mean bxp-cli is faster.`,
+      `runs; peak RSS and CPU time (user + system) from ${run.peakRssSource}. Each round runs bxp-cli, then ` +
+      `each peer; a ratio is the median of the per-round ratios (below 1: bxp-cli is faster). ` +
+      `\`${COPY_FLOOR}\` is the floor, \`cat in > out\` of the same input.`,
   );
   if (run.peerVersions.length > 0) out.push(`Peers: ${run.peerVersions.join("; ")}.`);
   for (const m of run.missingPeers) out.push(`Peer missing: ${m}.`);
@@ -509,7 +700,12 @@ export function renderReport(run: BenchRun): string {
   if (run.points.length > 0) {
     out.push("### bxp-cli against its peers", "", ...pointsTable(run), "");
     const ran = run.points.flatMap((r) =>
-      r.peers.filter((p) => p.skipped === undefined).map((p) => ({ r, p }))
+      r.peers.filter((p) => p.skipped === undefined && p.floor !== true).map((p) => ({ r, p }))
+    );
+    const floorsOff = run.points.flatMap((r) =>
+      r.peers.filter((p) => p.floor === true && p.skipped === undefined && !p.verified).map((p) =>
+        `\`${r.point.id}\` ${p.name}: ${p.check}`
+      )
     );
     const unverified = ran.filter(({ p }) => !p.verified).map(({ r, p }) =>
       `\`${r.point.id}\` ${p.name}: ${p.check}`
@@ -526,8 +722,21 @@ export function renderReport(run: BenchRun): string {
             `Not verified: ${unverified.join("; ")}.`,
       );
     }
+    for (const f of floorsOff) out.push(`Copy floor not verified: ${f}.`);
     for (const s of skipped) out.push(`- ${s}`);
     out.push("");
+    const rounds = roundsTable(run);
+    if (rounds.length > 0) {
+      out.push(
+        "### Round by round",
+        "",
+        "Each round runs bxp-cli, then the peer, so the two share the machine's state of the moment; the " +
+          "goals are decided on the median of these ratios. CPU is user + system time over all threads.",
+        "",
+        ...rounds,
+        "",
+      );
+    }
   }
   const trace = traceTable(run);
   if (trace.length > 0) {
@@ -542,6 +751,32 @@ export function renderReport(run: BenchRun): string {
   }
   if (run.mcp !== null) out.push("### bxp-mcp over stdio", "", ...mcpTable(run.mcp), "");
   out.push(...renderContainerSection(run.containers ?? []));
-  out.push("### Performance goals", "", ...goalLines(checkGoals(run)), "");
+  if (run.agentLoop !== undefined && run.agentLoop !== null) out.push(...agentLoopSection(run.agentLoop));
+  if (opts.goals !== false) out.push("### Performance goals", "", ...goalLines(checkGoals(run)), "");
   return out.join("\n");
+}
+
+function agentLoopSection(loop: AgentLoopResult): string[] {
+  const head = "### Agent loop: `bxp_simulate` through the SDK client";
+  if (!loop.ready) return [head, "", `not measured: ${loop.reason}`, ""];
+  return [
+    head,
+    "",
+    `A \`bxp_simulate\` call on a ${
+      count(loop.rows)
+    }-row export of the bench workload, sent by the official ` +
+    `SDK client (\`@modelcontextprotocol/sdk\`) to one bxp-mcp over stdio, ${loop.warmupCalls} warm-up calls ` +
+    `then ${loop.samplesMs.length} measured; the floor is \`deno run\` of an empty script, spawn to exit, ` +
+    `measured in the same run (a simulation starts a bxp-cli process).`,
+    "",
+    "| what | runs | p50 ms | min ms | max ms |",
+    "| --- | --- | --- | --- | --- |",
+    `| \`bxp_simulate\` round trip | ${loop.samplesMs.length} | ${loop.p50Ms.toFixed(0)} | ${
+      Math.min(...loop.samplesMs).toFixed(0)
+    } | ${Math.max(...loop.samplesMs).toFixed(0)} |`,
+    `| empty \`deno run\` (start-up floor) | ${loop.floorMs.length} | ${loop.floorP50Ms.toFixed(0)} | ${
+      Math.min(...loop.floorMs).toFixed(0)
+    } | ${Math.max(...loop.floorMs).toFixed(0)} |`,
+    "",
+  ];
 }
