@@ -6,8 +6,14 @@
  * Temporary files are named `.<target>.<pid>.<nonce>.bxp-tmp` and held under an exclusive file lock while
  * written. Every live one is registered, so a signal or a fatal path can remove them all
  * ({@link removeLiveTemps}); one left by a killed process (kill -9, power loss) is removed by the next run over
- * that folder ({@link DenoEngineFs.sweepStaleTemps}) only when its name is ours, its pid is not running
- * and nobody holds its lock.
+ * that folder ({@link DenoEngineFs.sweepStaleTemps}) only when it carries our proof, its pid is not running
+ * and nobody holds its lock. The proof is in the nonce: a random part and a keyed hash (HMAC-SHA-256) of the
+ * target's name, the pid and that random part, under a key only this user's runs read (`temp-proof.key` in
+ * the per-user bxp folder, beside the templates folder). A file that only looks like ours (any name can be
+ * planted in a data folder) has no such hash and is never removed.
+ *
+ * With `writeAside` (a dry run), every output goes to a private scratch folder instead, where later reads
+ * find it, and nothing in the data folders is written or removed.
  *
  * @example
  * ```ts ignore
@@ -33,13 +39,121 @@ function readChunkSize(hint: number | undefined): number {
   return Math.min(MAX_READ_CHUNK, Math.max(MIN_READ_CHUNK, Math.floor(hint)));
 }
 
-function tempNameFor(target: string): string {
-  const nonce = crypto.getRandomValues(new Uint32Array(2)).join("");
-  return join(dirname(target), `.${basename(target)}.${Deno.pid}.${nonce}.bxp-tmp`);
-}
-
 /** Our temp naming: `.<target>.<pid>.<nonce>.bxp-tmp`. */
 const TEMP_NAME = /^\.(.+)\.([0-9]{1,10})\.([0-9]{1,40})\.bxp-tmp$/;
+
+/** Digits of the random part and of the proof in a nonce. */
+const RANDOM_DIGITS = 10;
+const PROOF_DIGITS = 20;
+
+/** Where the per-user proof key lives: `%APPDATA%\bxp` on Windows, else `$XDG_CONFIG_HOME/bxp`, `~/.config/bxp`. */
+function keyFolder(): string | null {
+  const env = (name: string) => {
+    try {
+      return Deno.env.get(name) || null;
+    } catch {
+      return null; // this program may not read it
+    }
+  };
+  if (Deno.build.os === "windows") {
+    const appData = env("APPDATA");
+    if (appData !== null) return join(appData, "bxp");
+  }
+  const xdg = env("XDG_CONFIG_HOME");
+  if (xdg !== null) return join(xdg, "bxp");
+  const home = env("HOME");
+  return home === null ? null : join(home, ".config", "bxp");
+}
+
+const KEY_TEXT = /^([0-9a-f]{64})\n?$/;
+
+/** The key's bytes from its text, or null when the file is not one of ours. */
+function parseKey(text: string): Uint8Array<ArrayBuffer> | null {
+  const m = KEY_TEXT.exec(text);
+  return m === null ? null : Uint8Array.from(m[1].match(/../g)!, (h) => parseInt(h, 16));
+}
+
+/**
+ * This user's proof key, created on first need (written aside, then linked into place, so two first runs
+ * agree on one). Null when there is no per-user folder or it cannot be used: then this process proves its
+ * temps with a key of its own, and temps a killed run leaves are never swept (left, never wrongly removed).
+ */
+async function readOrCreateKey(): Promise<Uint8Array<ArrayBuffer> | null> {
+  const folder = keyFolder();
+  if (folder === null) return null;
+  const path = join(folder, "temp-proof.key");
+  try {
+    return parseKey(await Deno.readTextFile(path));
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) return null;
+  }
+  try {
+    await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
+    const hex = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    const fresh = `${path}.${Deno.pid}.new`;
+    await Deno.writeTextFile(fresh, hex + "\n", { createNew: true, mode: 0o600 });
+    try {
+      await Deno.link(fresh, path);
+    } catch (err) {
+      if (!(err instanceof Deno.errors.AlreadyExists)) throw err; // another run made it first: use theirs
+    } finally {
+      await Deno.remove(fresh).catch(() => {});
+    }
+    return parseKey(await Deno.readTextFile(path));
+  } catch {
+    return null;
+  }
+}
+
+let proofKey: Promise<CryptoKey> | null = null;
+
+function theProofKey(): Promise<CryptoKey> {
+  return proofKey ??= readOrCreateKey().then((bytes) =>
+    crypto.subtle.importKey(
+      "raw",
+      bytes ?? crypto.getRandomValues(new Uint8Array(32)),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    )
+  );
+}
+
+/** The proof digits for a temp of `targetName` made by `pid` with random part `random`. */
+async function proofFor(targetName: string, pid: number, random: string): Promise<string> {
+  const data = new TextEncoder().encode(`${targetName}\u0000${pid}\u0000${random}`);
+  const mac = new DataView(await crypto.subtle.sign("HMAC", await theProofKey(), data));
+  return mac.getBigUint64(0).toString().padStart(PROOF_DIGITS, "0");
+}
+
+async function tempNameFor(target: string): Promise<string> {
+  const random = String(crypto.getRandomValues(new Uint32Array(1))[0]).padStart(RANDOM_DIGITS, "0");
+  const name = basename(target);
+  const proof = await proofFor(name, Deno.pid, random);
+  return join(dirname(target), `.${name}.${Deno.pid}.${random}${proof}.bxp-tmp`);
+}
+
+/** True when a temp name's nonce carries the proof that a run of this user made it. */
+async function carriesProof(targetName: string, pid: number, nonce: string): Promise<boolean> {
+  if (nonce.length !== RANDOM_DIGITS + PROOF_DIGITS) return false;
+  const random = nonce.slice(0, RANDOM_DIGITS);
+  return await proofFor(targetName, pid, random) === nonce.slice(RANDOM_DIGITS);
+}
+
+/** Private scratch folders of `writeAside` file systems, removed when the process ends. */
+const scratchFolders = new Set<string>();
+
+function removeScratchFolders(): void {
+  for (const folder of scratchFolders) {
+    try {
+      Deno.removeSync(folder, { recursive: true });
+    } catch {
+      // already gone
+    }
+  }
+  scratchFolders.clear();
+}
 
 /** Temporary files this process has open, by path. */
 const liveTemps = new Map<string, Deno.FsFile>();
@@ -64,6 +178,7 @@ export function removeLiveTemps(): number {
     }
   }
   liveTemps.clear();
+  removeScratchFolders();
   return removed;
 }
 
@@ -318,30 +433,58 @@ function refuseIrregular(path: string, info: Deno.FileInfo): void {
   );
 }
 
+/** How a {@link DenoEngineFs} writes. */
+export interface DenoEngineFsOptions {
+  /**
+   * Every output goes to a private scratch folder (made on first need, removed when the process ends) instead
+   * of its target, and reads, listings and existence checks see it at its target: a dry run can unpack and
+   * extract containers and convert what they hold without writing or removing a byte of the data folders.
+   * The stale-temp sweep removes nothing then.
+   */
+  writeAside?: boolean;
+}
+
 /** {@link EngineFs} over the real file system. */
 export class DenoEngineFs implements EngineFs {
   /** Staged outputs copy written bytes into their own buffers. */
   readonly writesCopy = true;
   readonly #base: string;
+  /** With `writeAside`: each output written, from its target's absolute path to its file in the scratch folder. */
+  readonly #aside: Map<string, string> | null;
+  #scratch: Promise<string> | null = null;
+  #scratchCount = 0;
 
   /** `base`: the folder relative paths are resolved against. */
-  constructor(base: string) {
+  constructor(base: string, options: DenoEngineFsOptions = {}) {
     this.#base = base;
+    this.#aside = options.writeAside === true ? new Map() : null;
   }
 
   #abs(path: string): string {
     return isAbsolute(path) ? path : resolve(this.#base, path);
   }
 
+  /** Where `path` is read from: its file in the scratch folder when written aside, else itself. */
+  #source(path: string): string {
+    const abs = this.#abs(path);
+    return this.#aside?.get(abs) ?? abs;
+  }
+
   async listFiles(dir: string): Promise<string[] | null> {
     const names: string[] = [];
+    const folder = this.#abs(dir);
+    let found = true;
     try {
-      for await (const e of Deno.readDir(this.#abs(dir))) {
+      for await (const e of Deno.readDir(folder)) {
         if (e.isFile || e.isSymlink) names.push(e.name);
       }
     } catch (err) {
-      if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return null;
-      throw err;
+      if (!(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory)) throw err;
+      found = false;
+    }
+    if (!found) return null;
+    for (const target of this.#aside?.keys() ?? []) {
+      if (dirname(target) === folder && !names.includes(basename(target))) names.push(basename(target));
     }
     return names;
   }
@@ -365,7 +508,7 @@ export class DenoEngineFs implements EngineFs {
   }
 
   readFile(path: string): Promise<Uint8Array> {
-    return Deno.readFile(this.#abs(path));
+    return Deno.readFile(this.#source(path));
   }
 
   async openRandomAccess(path: string): Promise<RandomAccessFile> {
@@ -380,7 +523,7 @@ export class DenoEngineFs implements EngineFs {
    * synchronously (see `readChunks`).
    */
   async #openRegular(path: string): Promise<{ file: Deno.FsFile; size: number }> {
-    const abs = this.#abs(path);
+    const abs = this.#source(path);
     refuseIrregular(path, await Deno.stat(abs));
     const file = await Deno.open(abs, { read: true });
     try {
@@ -395,7 +538,7 @@ export class DenoEngineFs implements EngineFs {
 
   async exists(path: string): Promise<boolean> {
     try {
-      await Deno.lstat(this.#abs(path));
+      await Deno.lstat(this.#source(path));
       return true;
     } catch (err) {
       if (err instanceof Deno.errors.NotFound) return false;
@@ -404,13 +547,18 @@ export class DenoEngineFs implements EngineFs {
   }
 
   async fileSize(path: string): Promise<number> {
-    return (await Deno.stat(this.#abs(path))).size;
+    return (await Deno.stat(this.#source(path))).size;
   }
 
   async createOutput(path: string, exclusive: boolean): Promise<StagedOutput | "exists"> {
     const target = this.#abs(path);
     if (exclusive && await this.exists(target)) return "exists";
-    const temp = tempNameFor(target);
+    if (this.#aside !== null) return await this.#createAside(target);
+    return await this.#stage(target, exclusive);
+  }
+
+  async #stage(target: string, exclusive: boolean): Promise<DenoStagedOutput> {
+    const temp = await tempNameFor(target);
     const file = await Deno.open(temp, { write: true, createNew: true });
     liveTemps.set(temp, file);
     try {
@@ -421,9 +569,35 @@ export class DenoEngineFs implements EngineFs {
     return new DenoStagedOutput(file, temp, target, exclusive);
   }
 
+  /** An output staged and committed in the scratch folder, found at `target` once committed. */
+  async #createAside(target: string): Promise<StagedOutput> {
+    this.#scratch ??= Deno.makeTempDir({ prefix: "bxp-dry-run-" }).then((folder) => {
+      scratchFolders.add(folder);
+      if (scratchFolders.size === 1) globalThis.addEventListener("unload", removeScratchFolders);
+      return folder;
+    });
+    const folder = await this.#scratch;
+    const file = join(folder, `${++this.#scratchCount}-${basename(target)}`);
+    const inner = await this.#stage(file, false);
+    const aside = this.#aside!;
+    return {
+      write: (bytes) => inner.write(bytes),
+      flush: () => inner.flush(),
+      commit: async () => {
+        await inner.commit();
+        const before = aside.get(target);
+        aside.set(target, file);
+        if (before !== undefined) await Deno.remove(before).catch(() => {});
+      },
+      abort: () => inner.abort(),
+    };
+  }
+
   async sweepStaleTemps(dir: string): Promise<string[]> {
-    const folder = this.#abs(dir);
     const removed: string[] = [];
+    // A dry run removes nothing (a temp found now is left for a real run to judge).
+    if (this.#aside !== null) return removed;
+    const folder = this.#abs(dir);
     let entries: Deno.DirEntry[];
     try {
       entries = await Array.fromAsync(Deno.readDir(folder));
@@ -436,6 +610,8 @@ export class DenoEngineFs implements EngineFs {
       const path = join(folder, e.name);
       const pid = Number(m[2]);
       if (liveTemps.has(path) || pidRunning(pid) === true) continue;
+      // Only a temp with our proof is ours: a name alone can be planted by anyone.
+      if (!(await carriesProof(m[1], pid, m[3]))) continue;
       let file: Deno.FsFile;
       try {
         file = await Deno.open(path, { read: true, write: true });

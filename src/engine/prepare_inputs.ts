@@ -4,6 +4,11 @@
  * Both stream: containers are read by ranges, members and sheets inflated chunk by chunk (see
  * `containers/`), the members of an archive on several threads at once; memory does not grow with them.
  *
+ * Members and sheets are left beside their container as bxp leaves them (the templates read them from the
+ * data folder, later `--fresh` runs and the partition modes rely on them), but never over a file this run did
+ * not write nor under a config's name (`containers/targets.ts`). A dry run gets a file system that keeps
+ * every output in a private scratch folder (`DenoEngineFs` `writeAside`), so it writes nothing here either.
+ *
  * @example
  * ```ts ignore
  * const zipStats = await unpackZips(selected, env);
@@ -20,6 +25,7 @@ import { ContainerThreads, containerWorkerCount } from "./containers/threads.ts"
 import type { TemplateConfig } from "../config/model.ts";
 import { compareNames, type RunEnv } from "./convert_template.ts";
 import { newStats, type SectionStats, summaryLine } from "./stats.ts";
+import { writtenPaths } from "./containers/targets.ts";
 
 /** A template selected for this run and the data folder it reads. */
 export interface SelectedTemplate {
@@ -49,9 +55,12 @@ export async function unpackZips(selected: readonly SelectedTemplate[], env: Run
     reporter.info(summaryLine(stats) + "\n");
     return stats;
   };
+  const written = writtenPaths(env);
   try {
     for (const [dir, zi] of dirs) {
       const zips = await namesWithSuffix(env, dir, ".zip");
+      // Output names this folder's archives unpack to: two archives never write one file.
+      const claimed = new Map<string, string>();
       if (zips === null) {
         reporter.fatal(`error: directory not found: '${dir}'\n`);
         stats.hasFatal = true;
@@ -60,7 +69,16 @@ export async function unpackZips(selected: readonly SelectedTemplate[], env: Run
       for (const zipName of zips) {
         let unpacked: number;
         try {
-          unpacked = await unpackArchive({ fs, dir, zipName, options: zi, threads, fresh: env.fresh });
+          unpacked = await unpackArchive({
+            fs,
+            dir,
+            zipName,
+            options: zi,
+            threads,
+            fresh: env.fresh,
+            claimed,
+            written,
+          });
         } catch (err) {
           if (err instanceof ZipInputError && err.kind === "unsupported_compression") {
             reporter.warning(`warning: ${err.message}\n`);
@@ -109,6 +127,7 @@ export async function extractSheets(
     reporter.info(summaryLine(stats) + "\n");
     return stats;
   };
+  const written = writtenPaths(env);
   try {
     for (const [dir, specs] of dirs) {
       const books = await namesWithSuffix(env, dir, ".xlsx");
@@ -129,7 +148,7 @@ export async function extractSheets(
         }
         reporter.info(`converting '${book}'\n`);
         try {
-          await extractWorkbook({ fs, dir, book, specs, threads });
+          await extractWorkbook({ fs, dir, book, specs, threads, written });
         } catch (err) {
           if (err instanceof XlsxError && err.kind === "Utf16XmlUnsupported") {
             reporter.warning(

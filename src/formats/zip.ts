@@ -65,7 +65,13 @@ export const ZIP_INPUT_DEFAULTS: Readonly<ZipInputOptions> = {
 };
 
 /** Why an archive cannot be unpacked. */
-export type ZipInputErrorKind = "unsafe_name" | "duplicate_name" | "unsupported_compression" | "corrupt";
+export type ZipInputErrorKind =
+  | "unsafe_name"
+  | "duplicate_name"
+  | "unsupported_compression"
+  | "corrupt"
+  /** A member whose output name is taken by a file it must not replace, or is a config's name. */
+  | "refused_target";
 
 /** A refused archive or member; `message` is bxp's text (without its `fatal error: ` prefix). */
 export class ZipInputError extends Error {

@@ -4,6 +4,11 @@
  * output as they complete. Memory stays flat whatever the sheet's size (the shared strings and styles are
  * the only parts held whole).
  *
+ * The intermediate CSV stays beside the workbook, as bxp leaves it (the templates read it from the data
+ * folder), but a workbook may come from an attacker: like a zip member (see `targets.ts`), a sheet never
+ * replaces a file this run did not write unless that file already holds its exact bytes (then nothing is
+ * written), and never writes a file named like a bxp-cli config.
+ *
  * @example
  * ```ts ignore
  * await extractWorkbook({ fs, dir: "data", book: "a.xlsx", specs, threads });
@@ -17,6 +22,7 @@ import type { EngineFs, StagedOutput } from "../host.ts";
 import { memberChunks } from "./member_stream.ts";
 import type { ContainerThreads } from "./threads.ts";
 import { collectGarbageHint } from "../gc_hint.ts";
+import { isConfigName, SameContent, TargetRefusal, type TargetState, targetState } from "./targets.ts";
 
 /** What {@link extractWorkbook} needs. */
 export interface ExtractRequest {
@@ -25,39 +31,93 @@ export interface ExtractRequest {
   book: string;
   specs: readonly NonNullable<TemplateConfig["xlsxSheet"]>[];
   threads: ContainerThreads;
+  /** Paths the run's container passes wrote: these may be replaced (filled in here). */
+  written?: Set<string>;
 }
+
+type Spec = NonNullable<TemplateConfig["xlsxSheet"]>;
+
+/** Where a sheet's CSV goes: a staged output, or a comparison with the file already holding its name. */
+type SheetSink = Pick<StagedOutput, "write">;
 
 /** CSV characters gathered before they are encoded and written (small strings die young). */
 const WRITE_BATCH = 48 * 1024;
 
 /**
  * Writes one intermediate CSV per spec whose sheet exists (in spec order). Throws {@link XlsxError} (bxp's
- * texts); an output being written when it fails is discarded.
+ * texts), or {@link TargetRefusal} before writing anything when a sheet may not be written where it goes; an
+ * output being written when it fails is discarded.
  */
 export async function extractWorkbook(req: ExtractRequest): Promise<void> {
   const { fs, dir, book } = req;
   const file = await fs.openRandomAccess(fs.join(dir, book));
   try {
     const workbook = await XlsxWorkbook.open(file);
+    const written = req.written ?? new Set<string>();
+    // Every spec's target is judged before any is written, and the comparisons run first, so a refused
+    // sheet leaves nothing of this workbook behind.
+    const jobs: { spec: Spec; sheetName: string; target: string; state: TargetState }[] = [];
     for (const spec of req.specs) {
       const sheetName = workbook.findSheet(spec.name);
       if (sheetName === null) continue;
+      const name = intermediateCsvName(book, spec.outputSuffix);
+      if (isConfigName(name)) {
+        throw new TargetRefusal(
+          `sheet '${sheetName}' maps to '${name}', the name of a bxp-cli config file; a workbook never writes one`,
+        );
+      }
+      const target = fs.join(dir, name);
+      // Two specs of one folder with one suffix: the later replaces the earlier, as in bxp.
+      const state: TargetState = jobs.some((j) => j.target === target)
+        ? { kind: "ours" }
+        : await targetState(fs, target, written);
+      jobs.push({ spec, sheetName, target, state });
+    }
+    const refusal = (sheetName: string, target: string) =>
+      new TargetRefusal(
+        `sheet '${sheetName}' would replace '${target}', which holds other content and was not written by ` +
+          `this run; a workbook never replaces an existing file — move or delete '${target}' (an older ` +
+          `extracted copy, for instance) and run again`,
+      );
+    for (const { spec, sheetName, target, state } of jobs) {
+      if (state.kind !== "foreign") continue;
+      // Someone else's file: the sheet is compared with it, never written over it.
       const { path, entry } = workbook.sheetPart(sheetName);
-      const out = await fs.createOutput(fs.join(dir, intermediateCsvName(book, spec.outputSuffix)), false);
-      if (out === "exists") continue; // not asked for (non-exclusive)
+      const same = new SameContent(fs.readChunks(target));
+      try {
+        await writeSheet(file, workbook, path, entry, spec.headerRow, same, req.threads);
+        if (!(await same.end())) throw refusal(sheetName, target);
+      } catch (err) {
+        throw asXlsxFailure(err);
+      } finally {
+        await same.close();
+      }
+    }
+    for (const { spec, sheetName, target, state } of jobs) {
+      if (state.kind === "foreign") continue;
+      const { path, entry } = workbook.sheetPart(sheetName);
+      // A free name is claimed only if still free at commit; a file this run wrote is replaced (bxp).
+      const out = await fs.createOutput(target, state.kind === "free");
+      if (out === "exists") throw refusal(sheetName, target);
       try {
         await writeSheet(file, workbook, path, entry, spec.headerRow, out, req.threads);
         collectGarbageHint(); // the sheet's dead pieces go before the conversion allocates its buffers
         await out.commit();
+        written.add(target);
       } catch (err) {
         await out.abort().catch(() => {});
-        if (err instanceof XlsxError) throw err;
-        throw new XlsxError("XlsxCorrupt", `cannot read xlsx archive: ${(err as Error).message}`);
+        throw asXlsxFailure(err);
       }
     }
   } finally {
     await file.close();
   }
+}
+
+/** What a failure while a sheet is read is reported as: its own refusal, else a damaged workbook. */
+function asXlsxFailure(err: unknown): Error {
+  if (err instanceof XlsxError || err instanceof TargetRefusal) return err;
+  return new XlsxError("XlsxCorrupt", `cannot read xlsx archive: ${(err as Error).message}`);
 }
 
 async function writeSheet(
@@ -66,7 +126,7 @@ async function writeSheet(
   path: string,
   entry: Parameters<typeof memberChunks>[1],
   headerRow: number,
-  out: StagedOutput,
+  out: SheetSink,
   threads: ContainerThreads,
 ): Promise<void> {
   // Inflating is a small part of the work (parsing is most of it) and a worker's isolate and buffers cost
