@@ -12,15 +12,45 @@ async function deadPid(): Promise<number> {
   return child.pid;
 }
 
-Deno.test("the sweep removes only our temp names whose process is gone and whose lock is free", async () => {
+/** Staged outputs for `targets` made by a process that then dies without cleaning up (as under kill -9). */
+async function orphanedTemps(dir: string, targets: string[]): Promise<{ pid: number; names: string[] }> {
+  const fsModule = new URL("../../src/cli/deno_fs.ts", import.meta.url).href;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `import { DenoEngineFs } from ${JSON.stringify(fsModule)};
+       const fs = new DenoEngineFs(${JSON.stringify(dir)});
+       for (const t of ${
+        JSON.stringify(targets)
+      }) await (await fs.createOutput(t, false)).write(new Uint8Array([1]));
+       Deno.exit(0);`,
+    ],
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  assert.equal((await child.status).code, 0);
+  const names = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.includes(`.${child.pid}.`));
+  return { pid: child.pid, names: targets.map((t) => names.find((n) => n.startsWith(`.${t}.`))!) };
+}
+
+Deno.test("the sweep removes only temps with our proof whose process is gone and whose lock is free", async () => {
   const dir = await Deno.makeTempDir({ prefix: "bxp-sweep-" });
   try {
+    const { names: [stale, locked] } = await orphanedTemps(dir, ["a.csvx", "c.csvx"]);
+    assert.ok(stale && locked, "the dead process left its temps");
     const dead = await deadPid();
-    const stale = `.a.csvx.${dead}.123456.bxp-tmp`;
     const live = `.b.csvx.${Deno.pid}.42.bxp-tmp`; // this process runs
-    const locked = `.c.csvx.${dead}.77.bxp-tmp`; // pid gone, but another process holds the lock
-    const foreign = [".a.csvx.bxp-tmp", "x.999999.1.bxp-tmp", ".d.csvx.12ab.1.bxp-tmp"];
-    for (const n of [stale, live, locked, ...foreign]) await Deno.writeTextFile(join(dir, n), "partial");
+    // Our naming without our proof: any name can be planted in a data folder.
+    const lookalikes = [
+      `.d.csvx.${dead}.123456.bxp-tmp`,
+      `.notes.txt.${dead}.${"1".repeat(30)}.bxp-tmp`,
+      stale.replace(
+        /\.(\d+)\.bxp-tmp$/,
+        (_, n: string) => `.${n.slice(0, -1)}${(Number(n.at(-1)) + 1) % 10}.bxp-tmp`,
+      ),
+    ];
+    const foreign = [".a.csvx.bxp-tmp", "x.999999.1.bxp-tmp", ".d.csvx.12ab.1.bxp-tmp", ...lookalikes];
+    for (const n of [live, ...foreign]) await Deno.writeTextFile(join(dir, n), "partial");
 
     const holder = new Deno.Command(Deno.execPath(), {
       args: [
@@ -173,4 +203,33 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("writeAside: outputs land in a private scratch folder, are read back at their target, and the sweep removes nothing", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-aside-" });
+  try {
+    const { names: [orphan] } = await orphanedTemps(dir, ["old.csvx"]);
+    await Deno.writeTextFile(join(dir, "in.csv"), "a\n");
+    const listing = () => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+    const before = listing();
+    const fs = new DenoEngineFs(dir, { writeAside: true });
+    const out = await fs.createOutput("m.csv", true);
+    assert.notEqual(out, "exists");
+    if (out !== "exists") {
+      await out.write(new TextEncoder().encode("x\n1\n"));
+      await out.commit();
+    }
+    assert.deepEqual(listing(), before, "nothing in the data folder");
+    assert.ok(await fs.exists("m.csv"));
+    assert.equal(await fs.createOutput("m.csv", true), "exists");
+    assert.deepEqual((await fs.listFiles("."))!.sort(), [...before, "m.csv"].sort());
+    assert.equal(new TextDecoder().decode(await fs.readFile("m.csv")), "x\n1\n");
+    assert.equal(new TextDecoder().decode(await readAll(fs, "m.csv", false)), "x\n1\n");
+    assert.deepEqual(await fs.sweepStaleTemps("."), [], "a dry run removes nothing");
+    assert.ok(listing().includes(orphan));
+    // A real run over the folder does remove the orphan (it carries our proof).
+    assert.equal((await new DenoEngineFs(dir).sweepStaleTemps(".")).length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
