@@ -213,7 +213,7 @@ function constsFor(os: string, arch: string): Consts | null {
       O_CREAT: 0o100,
       O_EXCL: 0o200,
       O_NONBLOCK: 0o4000,
-      // The two flags asm-generic (aarch64) numbers differently from x86_64.
+      // The two flags arm64 numbers differently from the generic values x86_64 uses.
       O_NOFOLLOW: x86 ? 0o400000 : 0o100000,
       O_DIRECTORY: x86 ? 0o200000 : 0o40000,
       O_CLOEXEC: 0o2000000,

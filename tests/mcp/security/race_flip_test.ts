@@ -5,9 +5,12 @@
  * overwrites, `create_dirs`) with many calls in flight. No answer may carry the outside file's bytes,
  * nothing may be created or changed outside the root; afterwards a plain read and write still work.
  *
- * `BXP_FLIP_SECONDS` sets the attack's length (default 8; `deno task` users run 20 for the long variant:
+ * `BXP_FLIP_SECONDS` sets the attack's length (default 10; the long variant:
  * `BXP_FLIP_SECONDS=20 deno test -A tests/mcp/security/race_flip_test.ts`); `BXP_FLIP_STATS=1` prints
- * the counts.
+ * the counts. Against the path-checking guard this replaced (check, open by path, re-check), the same
+ * attack failed every run: in four runs of 10 s, 4, 8, 9 and 4 answers carried the outside file's bytes,
+ * every run created files or folders outside the root and one overwrote an outside file; in 20 s, 8
+ * answers and 3 entries outside. The fd-relative guard: none in any run (10 s and 20 s).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -16,7 +19,7 @@ import { resultText, ServerProcess, type Wire } from "../_support/server_process
 
 const attacker = fileURLToPath(new URL("./fixtures/flip_attacker.ts", import.meta.url));
 const MARK = "OUTSIDE_SECRET";
-const SECONDS = Number(Deno.env.get("BXP_FLIP_SECONDS") ?? 8);
+const SECONDS = Number(Deno.env.get("BXP_FLIP_SECONDS") ?? 10);
 /** Calls kept in flight, so calls also run while others wait on the disk. */
 const IN_FLIGHT = 24;
 
