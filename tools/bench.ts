@@ -1,21 +1,22 @@
 /**
  * `deno task bench [--quick] [--only <id>[,<id>]] [--repeat <n>] [--no-peers] [--write-docs | --no-docs]
- * [--list]`: measures the real bxp-cli on bxp's benchmark workload beside Miller, DuckDB and a `cat in > out`
- * copy floor on the same input (each round runs bxp-cli, then each peer; wall and CPU time of every run), the
- * expression language's rate in process, bxp-mcp's cold start and stdio round trips, and the agent loop
- * (`bxp_simulate` through the SDK client); prints a Markdown report and writes it to `.bench/latest.md` (raw
- * figures in `.bench/latest.json`). Generated inputs are cached in `.bench/data/`.
+ * [--list]`: measures the real bxp-cli on bxp's benchmark workload beside Miller, DuckDB and a copy floor
+ * (`cat in > out`) on the same input (each round runs bxp-cli, then each peer; wall and CPU time of every
+ * run), the expression language's rate in process, bxp-mcp's cold start and stdio round trips, and the agent
+ * loop (`bxp_simulate` through the SDK client); prints a Markdown report and writes it to `.bench/latest.md`
+ * (raw figures in `.bench/latest.json`). Generated inputs are cached in `.bench/data/`.
  *
  * A full run (no `--quick`, no `--only`) also rewrites the generated block of `docs/performance.md` (between
- * its `<!-- bench:begin -->` and `<!-- bench:end -->` markers, see `bench/docs_block.ts`); `--write-docs` does
- * so for any run, `--no-docs` never. `--no-peers` leaves out Miller and DuckDB, not the copy floor.
+ * its `<!-- bench:begin -->` and `<!-- bench:end -->` markers, see `bench/docs_block.ts`); `--write-docs`
+ * makes any run do so, `--no-docs` keeps any run from it. `--no-peers` leaves out Miller and DuckDB, not the
+ * copy floor.
  *
- * Besides the point ids (`--list`), `--only` accepts `expr`, `mcp`, `agent-loop`, `mcp-http` (bxp-mcp over Streamable HTTP
- * under concurrent clients, see `bench/mcp_http.ts`), `browser` (the playground in headless
- * Chromium, see `bench/browser.ts`) and `ray` (the Ray job on a local cluster, see `bench/ray.ts`) for those
- * sections alone; the last two are not part of `--quick`. The container points (`zip-…`, `xlsx-…`, see
- * `bench/containers.ts`) run in a full run and when named, never in `--quick`; their `-serial` twins only when
- * named.
+ * Besides the point ids (`--list`), `--only` accepts `expr`, `mcp`, `agent-loop` (see
+ * `bench/agent_loop.ts`), `mcp-http` (bxp-mcp over Streamable HTTP under concurrent clients, see
+ * `bench/mcp_http.ts`), `browser` (the playground in headless Chromium, see `bench/browser.ts`) and `ray`
+ * (the Ray job on a local cluster, see `bench/ray.ts`) for those sections alone; the last two are not part of
+ * `--quick`. The container points (`zip-…`, `xlsx-…`, see `bench/containers.ts`) run in a full run and when
+ * named, never in `--quick`; their `-serial` twins only when named.
  * Progress goes to stderr; the report goes to stdout.
  * @module
  */

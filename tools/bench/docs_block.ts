@@ -46,7 +46,7 @@ function versionsLine(run: BenchRun): string {
   const parts = [
     `Deno ${run.machine.deno}`,
     ...run.peerVersions,
-    ...run.missingPeers.map((m) => `${m}: missing`),
+    ...run.missingPeers.map((m) => `missing: ${m}`),
   ];
   return parts.join("; ");
 }

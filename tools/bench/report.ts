@@ -763,7 +763,7 @@ function agentLoopSection(loop: AgentLoopResult): string[] {
     head,
     "",
     `A \`bxp_simulate\` call on a ${
-      count(loop.rows)
+      loop.rows.toLocaleString("en-US")
     }-row export of the bench workload, sent by the official ` +
     `SDK client (\`@modelcontextprotocol/sdk\`) to one bxp-mcp over stdio, ${loop.warmupCalls} warm-up calls ` +
     `then ${loop.samplesMs.length} measured; the floor is \`deno run\` of an empty script, spawn to exit, ` +
