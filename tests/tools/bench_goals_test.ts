@@ -14,6 +14,7 @@ import {
   renderReport,
 } from "../../tools/bench/report.ts";
 import type { McpResult } from "../../tools/bench/mcp.ts";
+import { simulateFailure, workloadText } from "../../tools/bench/agent_loop.ts";
 
 const BASE_RUN: Omit<BenchRun, "points"> = {
   startedAt: new Date(0),
@@ -213,5 +214,22 @@ Deno.test("the report gives every round's ratio and each side's wall and CPU tim
   assert.match(
     renderReport({ ...BASE_RUN, points: [noCpu] }),
     /\| 0\.33x \| 0\.33x \| 1\.00 \| \? \| 3\.00 \| \? \|/,
+  );
+});
+
+Deno.test("the agent loop sends the workload as CSV text and accepts only a complete, clean simulation", () => {
+  const text = workloadText(3);
+  assert.equal(text.split("\n").length, 5); // header, three rows, the final newline
+  assert.match(text, /^id,name,date,amount,col4,/);
+  const ok = { structuredContent: { ok: true, status: "ok", output_records: 3 } };
+  assert.equal(simulateFailure(ok, 3), null);
+  assert.match(simulateFailure(ok, 1000)!, /wrote 3 rows, not 1000/);
+  assert.match(
+    simulateFailure({ structuredContent: { ...ok.structuredContent, status: "warnings" } }, 3)!,
+    /ended 'warnings'/,
+  );
+  assert.match(
+    simulateFailure({ isError: true, content: [{ text: "no such template" }] }, 3)!,
+    /no such template/,
   );
 });
