@@ -208,7 +208,7 @@ export const MAX_FINDINGS_BYTES = 1024 * 1024;
 /** Most findings kept from the file. */
 export const MAX_FINDINGS = 1000;
 
-const FINDING_KEYS = ["code", "template", "file", "column", "rule", "message"];
+const FINDING_KEYS = ["code", "template", "file", "column", "rule", "record", "message"];
 
 /**
  * bxp-cli's findings (`{"findings":[{code,template,file?,column?,rule?,message}]}`), each reduced to its
@@ -236,7 +236,9 @@ export async function readFindings(path: string): Promise<Finding[]> {
     for (const key of FINDING_KEYS) {
       const value = (item as Record<string, unknown>)[key];
       if (typeof value === "string") finding[key] = value;
-      else if (key === "rule" && Number.isSafeInteger(value)) finding[key] = value as number;
+      else if ((key === "rule" || key === "record") && Number.isSafeInteger(value)) {
+        finding[key] = value as number;
+      }
     }
     findings.push(finding);
   }

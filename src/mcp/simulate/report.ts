@@ -275,7 +275,11 @@ export type Finding = Record<string, string | number>;
 export interface RunFacts {
   template: string;
   exitCode: number;
-  /** The staged input's file name, size and data records. */
+  /**
+   * The staged input's file name and size, and bxp-mcp's own count of it: `records` is its non-empty lines
+   * after the first ({@link countDataRecords}, bxp's count), what bxp-cli reads as records only when the
+   * first line is the header. The report sets it beside what bxp-cli read ({@link inputCounts}).
+   */
   input: { file: string; bytes: number; records: number };
   outputs: readonly (OutputSummary | OutputFailure)[];
   /** A resource URI per output file name (absent when the run is not kept). */
@@ -296,6 +300,59 @@ export interface RunFacts {
   kept: boolean;
   /** The limits the call ran under. */
   limits: Record<string, number>;
+}
+
+/** The report's `input` member: what bxp-cli read as records, beside the lines bxp-mcp counted. */
+export interface InputCounts {
+  file: string;
+  bytes: number;
+  /** Records bxp-cli read (the trace's source_rows); counted from the lines when there is no trace. */
+  records: number;
+  /** Where {@link InputCounts.records} comes from. */
+  records_from: "trace" | "lines";
+  /** Non-empty lines after the first line (blank lines are never records). */
+  data_lines: number;
+  /** Why records and data_lines differ; absent when they agree. */
+  not_records?: string;
+}
+
+/**
+ * The input's counts, made to agree with the trace: `records` is what bxp-cli read (the summary's "N records
+ * in" and trace.source_rows), `data_lines` the non-empty lines after the first, and `not_records` says why
+ * they differ (a preamble before a csv_header_line header, no header at all, a run that stopped early).
+ *
+ * @example
+ * ```ts
+ * inputCounts({ file: "in.csv", bytes: 90, records: 16 }, 0, 13);
+ * // { file: "in.csv", bytes: 90, records: 13, records_from: "trace", data_lines: 16,
+ * //   not_records: "3 of the 16 non-empty lines after the first are not records: ..." }
+ * ```
+ */
+export function inputCounts(
+  input: RunFacts["input"],
+  exitCode: number,
+  sourceRows: number | null,
+): InputCounts {
+  const lines = input.records;
+  const counts: InputCounts = {
+    file: input.file,
+    bytes: input.bytes,
+    records: sourceRows ?? lines,
+    records_from: sourceRows === null ? "lines" : "trace",
+    data_lines: lines,
+  };
+  if (sourceRows === null || sourceRows === lines) return counts;
+  if (statusOf(exitCode) === "error") {
+    counts.not_records = `bxp-cli failed (exit ${exitCode}): records counts what it read before it stopped`;
+  } else if (sourceRows < lines) {
+    const n = lines - sourceRows;
+    counts.not_records = `${n} of the ${lines} non-empty lines after the first ${n === 1 ? "is" : "are"} ` +
+      `not records: the header line and the preamble before it (csv_header_line > 1); blank lines count ` +
+      `in neither, and a footer line is a record (the rows no rule matched are in trace.filtered)`;
+  } else {
+    counts.not_records = `the first line is a record too: the template reads no header (csv_header_line 0)`;
+  }
+  return counts;
 }
 
 /** bxp-cli's exit code as the report's status word (0 ok, 2 warnings, anything else error). */
@@ -362,7 +419,7 @@ export function buildReport(facts: RunFacts, sampleRows: number): Report {
     template: facts.template,
     exit_code: facts.exitCode,
     status: statusOf(facts.exitCode),
-    input: facts.input,
+    input: inputCounts(facts.input, facts.exitCode, facts.trace.available ? facts.trace.source_rows : null),
     output_records: outputRecords,
     outputs,
     summary: facts.summary,
@@ -510,9 +567,9 @@ export function summaryText(report: Report): string {
   const r = report as any;
   const lines = [
     `bxp_simulate ${r.template}: ${r.status} (exit ${r.exit_code}); ${r.input.records} input records in ` +
-    `${r.input.file} -> ${r.output_records} output records in ${
-      r.outputs_total ?? r.outputs.length
-    } file(s).`,
+    `${r.input.file}${
+      r.input.not_records === undefined ? "" : ` (of ${r.input.data_lines} non-empty lines after the first)`
+    } -> ${r.output_records} output records in ${r.outputs_total ?? r.outputs.length} file(s).`,
   ];
   for (const o of (r.outputs as Record<string, unknown>[]).slice(0, 5)) {
     if ("error" in o) {

@@ -30,7 +30,10 @@ export const SIMULATE_OUTPUT_SCHEMA: JsonSchema = obj({
   input: obj({
     file: str("The staged input's file name (csv_path's base name, file_name, or input<file_pattern_in>)."),
     bytes: int(),
-    records: int("Data rows of the input CSV (header excluded), comparable with trace.source_rows."),
+    records: int("Records bxp-cli read (trace.source_rows; counted from the lines when there is no trace)."),
+    records_from: { type: "string", enum: ["trace", "lines"] },
+    data_lines: int("Non-empty lines after the first line of the input CSV."),
+    not_records: str("Why records and data_lines differ (absent when they agree)."),
   }),
   output_records: int(
     "Data rows over all output files (headers excluded), comparable with trace.written_rows.",
@@ -54,8 +57,17 @@ export const SIMULATE_OUTPUT_SCHEMA: JsonSchema = obj({
   diagnostics: str("bxp-cli's stderr (progress lines removed)."),
   findings: {
     type: "array",
-    description: "bxp-cli's findings: code, template, message, and file, column, rule where they apply.",
-    items: obj({ code: str(), template: str(), file: str(), column: str(), rule: int(), message: str() }),
+    description:
+      "bxp-cli's findings: code, template, message, and file, column, rule, record where they apply.",
+    items: obj({
+      code: str(),
+      template: str(),
+      file: str(),
+      column: str(),
+      rule: int(),
+      record: int("The 1-based record the finding is about (unquoted_delimiter: the first)."),
+      message: str(),
+    }),
   },
   findings_total: int("Number of findings when the list was cut to fit max_bytes."),
   trace: obj({

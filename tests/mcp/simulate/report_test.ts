@@ -6,6 +6,7 @@ import {
   cutHead,
   fitReport,
   foldTrace,
+  inputCounts,
   LineIndex,
   MAX_TRACE_SAMPLE,
   RecordCounter,
@@ -107,7 +108,7 @@ Deno.test("buildReport: key order, status from the exit code, heads cut to sampl
     template: "t",
     exit_code: 1,
     status: "error",
-    input: { file: "in.csv", bytes: 6, records: 2 },
+    input: { file: "in.csv", bytes: 6, records: 2, records_from: "lines", data_lines: 2 },
     output_records: 3,
     outputs: [
       {
@@ -198,4 +199,31 @@ Deno.test("statusOf and refusal", () => {
   assert.equal(statusOf(-1), "error");
   assert.deepEqual(refusal("e", "d"), { ok: false, error: "e", detail: "d" });
   assert.equal(JSON.stringify(refusal("e", "d")), '{"ok":false,"error":"e","detail":"d"}');
+});
+
+Deno.test("inputCounts: records are what bxp-cli read; data_lines and not_records say why the lines differ", () => {
+  const input = { file: "in.csv", bytes: 90, records: 16 };
+  assert.deepEqual(inputCounts(input, 0, 16), {
+    file: "in.csv",
+    bytes: 90,
+    records: 16,
+    records_from: "trace",
+    data_lines: 16,
+  });
+  const preamble = inputCounts(input, 2, 13);
+  assert.equal(preamble.records, 13);
+  assert.equal(preamble.data_lines, 16);
+  assert.match(
+    preamble.not_records!,
+    /^3 of the 16 non-empty lines after the first are not records: the header line and the preamble/,
+  );
+  assert.match(inputCounts(input, 0, 17).not_records!, /csv_header_line 0/);
+  assert.match(inputCounts(input, 1, 0).not_records!, /^bxp-cli failed \(exit 1\)/);
+  assert.deepEqual(inputCounts(input, 1, null), {
+    file: "in.csv",
+    bytes: 90,
+    records: 16,
+    records_from: "lines",
+    data_lines: 16,
+  });
 });
