@@ -1,7 +1,7 @@
 /**
  * The attack as an attacker runs it: a separate process flips a folder inside the root between the real
  * folder and a symbolic link to an outside folder, in a tight loop and for a sustained time, while a real
- * bxp-mcp answers a steady stream of `bxp_validate {path}` and `bxp_write_config` calls (new files,
+ * bxp-mcp answers a steady stream of `bxp_validate {path}`, `bxp_peek_csv` and `bxp_write_config` calls (new files,
  * overwrites, `create_dirs`) with many calls in flight. No answer may carry the outside file's bytes,
  * nothing may be created or changed outside the root; afterwards a plain read and write still work.
  *
@@ -58,7 +58,9 @@ Deno.test({
     await Deno.mkdir(outside);
     await Deno.writeTextFile(join(root, "sub", "cfg.json5"), INSIDE);
     await Deno.writeTextFile(join(root, "sub", "over.json"), INSIDE);
+    await Deno.writeTextFile(join(root, "sub", "in.csv"), "a\ninside\n");
     await Deno.writeTextFile(join(outside, "cfg.json5"), config(MARK));
+    await Deno.writeTextFile(join(outside, "in.csv"), `a\n${MARK}\n`);
     await Deno.writeTextFile(join(outside, "over.json"), config(MARK));
     const outsideBefore = await snapshot(outside);
     const server = await ServerProcess.start(["--root", root, "--allow-write"]);
@@ -103,9 +105,13 @@ Deno.test({
         // Mostly reads (the attack reported on bxp_validate), and the folder-creating writes a swap can
         // send outside most easily.
         const pick = n % 8;
-        if (pick < 4) {
+        if (pick < 3) {
           kinds.set(id, "validate");
           await server.call(id, "bxp_validate", { path: "sub/cfg.json5" });
+        } else if (pick === 3) {
+          // A bounded read of a file's head (readHead), the other read path.
+          kinds.set(id, "peek");
+          await server.call(id, "bxp_peek_csv", { path: "sub/in.csv" });
         } else if (pick === 4) {
           kinds.set(id, "create");
           await server.call(id, "bxp_write_config", { path: `sub/w${n}.json`, config: INSIDE });
