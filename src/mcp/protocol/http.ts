@@ -22,15 +22,29 @@
  * @module
  */
 
-import { ErrorCode, errorResponse } from "./jsonrpc.ts";
+import { ErrorCode, errorResponse, toWireId } from "./jsonrpc.ts";
+import { MetaKey, ModernErrorCode } from "./modern.ts";
 import { parseJsonMessage } from "./json_input.ts";
 import { MAX_LINE_BYTES } from "./line_splitter.ts";
 import { settleWithin } from "./settle.ts";
 import type { McpServer } from "./server.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "./versions.ts";
-import { BodyBudget, DEFAULT_BODY_BYTES_IN_FLIGHT, DEFAULT_BODY_TIMEOUT_MS, readBody } from "./http_body.ts";
+import {
+  type Body,
+  BodyBudget,
+  DEFAULT_BODY_BYTES_IN_FLIGHT,
+  DEFAULT_BODY_TIMEOUT_MS,
+  readBody,
+} from "./http_body.ts";
 import { HttpSession, sessionLabel, SessionTable } from "./http_session.ts";
 import { DEFAULT_STREAM_QUEUE_BYTES, EventStream } from "./http_stream.ts";
+import {
+  checkModernRequest,
+  isModernPost,
+  type ModernClient,
+  ModernClients,
+  modernStatus,
+} from "./http_modern.ts";
 
 export { DEFAULT_BODY_BYTES_IN_FLIGHT, DEFAULT_BODY_TIMEOUT_MS } from "./http_body.ts";
 export { DEFAULT_STREAM_QUEUE_BYTES } from "./http_stream.ts";
@@ -63,13 +77,22 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 /** Default cap on requests being answered at once, all sessions and clients together (then 503). */
 export const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 1024;
 
+/**
+ * Modern (2026-07-28) requests of one client answered at once, open `subscriptions/listen` streams
+ * included (then 429): a client is a remote address, so every local process on loopback shares it.
+ */
+export const DEFAULT_MAX_MODERN_REQUESTS_PER_CLIENT = 128;
+
 /** Header names (lower case, as `Headers` returns them). */
 const SESSION_HEADER = "mcp-session-id";
 const VERSION_HEADER = "mcp-protocol-version";
 
 /** Inputs of {@link createHttpHandler}. */
 export interface HttpOptions {
-  /** A fresh server for each new session (its own tools, resources and in-flight calls). */
+  /**
+   * A fresh server for each new session (its own tools, resources and in-flight calls), and for each
+   * client (remote address) sending modern, sessionless requests: all of one client's share one.
+   */
   createSession: () => McpServer;
   /** Diagnostics sink. */
   log?: (message: string) => void;
@@ -98,6 +121,8 @@ export interface HttpOptions {
   maxStreamQueueBytes?: number;
   /** Requests of one session handled at once (default {@link DEFAULT_MAX_REQUESTS_PER_SESSION}). */
   maxRequestsPerSession?: number;
+  /** Modern requests of one client handled at once (default {@link DEFAULT_MAX_MODERN_REQUESTS_PER_CLIENT}). */
+  maxModernRequestsPerClient?: number;
   /** Idle time before a session ends (default {@link DEFAULT_IDLE_TIMEOUT_MS}). */
   idleTimeoutMs?: number;
   /** A fresh, unguessable session id (default `crypto.randomUUID()`). */
@@ -152,6 +177,12 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     maxSessionsPerClient: Math.min(options.maxSessionsPerClient ?? maxSessions, maxSessions),
     evictableAfterMs: Math.min(EVICTABLE_AFTER_MS, idleMs),
   }, now);
+  const maxModernRunning = options.maxModernRequestsPerClient ?? DEFAULT_MAX_MODERN_REQUESTS_PER_CLIENT;
+  const modernClients = new ModernClients(options.createSession, maxSessions, now);
+  /** Modern requests' handling promises, for shutdown. */
+  const modernWork = new Set<Promise<unknown>>();
+  /** A fresh scope per modern POST: request ids are unique only within one. */
+  let nextScope = 0;
   /** Requests being answered (their promises), for shutdown. */
   const inFlight = new Set<Promise<unknown>>();
   let stopping = false;
@@ -167,11 +198,20 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     }
   };
 
+  const endModernClient = async (client: ModernClient, reason: string): Promise<void> => {
+    modernClients.delete(client);
+    client.closing ??= client.server.close(reason);
+    await client.closing;
+  };
+
   // Idle sessions expire; checked a few times per idle period.
   const sweep = setInterval(() => {
     const limit = now() - idleMs;
     for (const session of sessions.values()) {
       if (session.running === 0 && session.lastActive < limit) void endSession(session, "idle");
+    }
+    for (const client of modernClients.values()) {
+      if (client.running === 0 && client.lastActive < limit) void endModernClient(client, "idle");
     }
   }, Math.max(50, Math.min(idleMs / 4, 30_000)));
 
@@ -249,6 +289,12 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     if (!takesSse && !/application\/json|application\/\*/i.test(accept)) {
       return plain(request, 406, "Not Acceptable: accept application/json and text/event-stream");
     }
+    // A modern request (2026-07-28: its version header says so) has no session; it is told apart from a
+    // legacy one before its body is read, so a legacy session's checks never see it.
+    const hasSession = request.headers.get(SESSION_HEADER) !== null;
+    if (isModernPost(request.headers.get(VERSION_HEADER), hasSession)) {
+      return await handleModernPost(request, client, takesSse);
+    }
     // Everything the headers decide is decided before the body is read: its session (a request without
     // one can only be an initialize, so the session caps), then its size and the shared body budget.
     let existing: HttpSession | null = null;
@@ -261,21 +307,21 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
       if (full !== null) return tooManySessions(request, full.message);
     }
     const body = await readBody(request, maxBody, budget, bodyTimeoutMs);
-    switch (body.kind) {
-      case "too_large":
-        return plain(request, 413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
-      case "busy":
-        return plain(request, 503, "Service Unavailable: too many request bodies are being received", {
-          "retry-after": "1",
-        });
-      case "timeout":
-        return plain(request, 408, `Request Timeout: the body did not arrive within ${bodyTimeoutMs} ms`);
-      case "error":
-        return plain(request, 400, `Bad Request: ${body.message}`);
-    }
+    if (body.kind !== "ok") return bodyRefusal(request, body);
     const text = body.text;
     const parsed = parseJsonMessage(text);
     const message = parsed.ok && isRecord(parsed.value) ? parsed.value : null;
+    // A body that says it is modern under a legacy (or absent) version header: the headers do not match.
+    const bodyVersion = message === null ? undefined : metaVersion(message.params);
+    if (bodyVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(bodyVersion)) {
+      return jsonError(
+        request,
+        400,
+        message,
+        ModernErrorCode.headerMismatch,
+        "Header mismatch: the MCP-Protocol-Version header does not match the body's protocol version",
+      );
+    }
     const isInitialize = message !== null && message.method === "initialize" && "id" in message;
 
     let session: HttpSession;
@@ -317,6 +363,151 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     // A ping keeps a session from expiring but does not make it useful: it is still first to make room.
     if (message === null || message.method !== "ping") session.lastUseful = now();
     return answerRequest(request, session, text, takesSse, isInitialize);
+  };
+
+  const bodyRefusal = (request: Request, body: Exclude<Body, { kind: "ok" }>): Response => {
+    switch (body.kind) {
+      case "too_large":
+        return plain(request, 413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
+      case "busy":
+        return plain(request, 503, "Service Unavailable: too many request bodies are being received", {
+          "retry-after": "1",
+        });
+      case "timeout":
+        return plain(request, 408, `Request Timeout: the body did not arrive within ${bodyTimeoutMs} ms`);
+      case "error":
+        return plain(request, 400, `Bad Request: ${body.message}`);
+    }
+  };
+
+  /** A JSON-RPC error answering `message` (its id when it has a usable one) with `status`. */
+  const jsonError = (
+    request: Request,
+    status: number,
+    message: Record<string, unknown> | null,
+    code: number,
+    text: string,
+    data?: Record<string, unknown>,
+  ): Response => {
+    const headers = baseHeaders(request);
+    headers.set("content-type", "application/json");
+    const id = message === null ? null : toWireId(message.id);
+    return new Response(errorResponse(id, code, text, data), { status, headers });
+  };
+
+  /**
+   * A modern (2026-07-28) POST: no session; the headers checked against the body; served by the
+   * client's modern server with its ids scoped to this POST; a closed response stream cancels it.
+   */
+  const handleModernPost = async (request: Request, client: string, takesSse: boolean): Promise<Response> => {
+    const body = await readBody(request, maxBody, budget, bodyTimeoutMs);
+    if (body.kind !== "ok") return bodyRefusal(request, body);
+    const parsed = parseJsonMessage(body.text);
+    if (!parsed.ok || !isRecord(parsed.value)) {
+      // The core words the refusal (parse error, batch, too deep); it has no id, so it is a 400.
+      return jsonError(
+        request,
+        400,
+        null,
+        parsed.ok ? ErrorCode.invalidRequest : ErrorCode.parseError,
+        parsed.ok ? "Invalid request: a message must be a single JSON object" : "Parse error",
+      );
+    }
+    const message = parsed.value;
+    if (!("method" in message)) {
+      // The server sends modern clients no requests (2026-07-28 embeds them in results): nothing to answer.
+      return jsonError(
+        request,
+        400,
+        null,
+        ErrorCode.invalidRequest,
+        "Invalid request: responses are not accepted",
+      );
+    }
+    if (!("id" in message)) {
+      // 2026-07-28 defines no client notification over HTTP (a closed stream is the cancel): accepted,
+      // and dropped, so one client's notifications/cancelled can never reach another's calls.
+      return new Response(null, { status: 202, headers: baseHeaders(request) });
+    }
+    const refused = checkModernRequest(request.headers, message);
+    if (refused !== null) {
+      return jsonError(request, refused.status, message, refused.code, refused.message, refused.data);
+    }
+    const owner = modernClients.get(client, (victim, reason) => void endModernClient(victim, reason));
+    if (owner === null) return tooManySessions(request, `${maxSessions} clients are being served`);
+    if (owner.running >= maxModernRunning) {
+      return plain(
+        request,
+        429,
+        `Too Many Requests: ${maxModernRunning} requests of this client are running`,
+        { "retry-after": "1" },
+      );
+    }
+    return answerModern(request, owner, body.text, takesSse);
+  };
+
+  /**
+   * Run one modern request in its own scope. Its first message decides the answer, as for a legacy one,
+   * and its status too (see `modernStatus`); the stream carries only this request's notifications and
+   * stays open while it holds a `subscriptions/listen`. The client closing it, or dropping the POST,
+   * cancels the request.
+   */
+  const answerModern = (
+    request: Request,
+    owner: ModernClient,
+    text: string,
+    takesSse: boolean,
+  ): Promise<Response> => {
+    const headers = baseHeaders(request);
+    const scope = `p${nextScope++}`;
+    owner.running++;
+    let ended = false;
+    let stream: EventStream | null = null;
+    const end = (why: string) => {
+      if (ended) return;
+      ended = true;
+      owner.server.cancelScope(scope, why);
+      owner.running--;
+      owner.lastActive = now();
+      request.signal.removeEventListener("abort", onAbort);
+    };
+    const onAbort = () => {
+      stream?.close();
+      end("the client closed the request");
+    };
+    request.signal.addEventListener("abort", onAbort, { once: true });
+    return new Promise<Response>((resolve) => {
+      let answered = false;
+      const send = (json: string) => {
+        const isNotification = json.startsWith('{"jsonrpc":"2.0","method"');
+        if (stream !== null) {
+          stream.send(json);
+          if (!isNotification) stream.close();
+        } else if (answered) {
+          // After a JSON answer nothing more belongs to this request.
+        } else if (!isNotification) {
+          answered = true;
+          headers.set("content-type", "application/json");
+          resolve(new Response(json, { status: modernStatus(json), headers }));
+        } else if (takesSse) {
+          headers.set("x-accel-buffering", "no");
+          const opened = new EventStream(headers, () => end("the response stream closed"), streamQueue);
+          stream = opened;
+          answered = true;
+          resolve(opened.response);
+          opened.send(json);
+        } // a client that takes only JSON gets no notifications
+      };
+      const work = owner.server.handleLine(text, send, scope).finally(() => {
+        // A subscription stays open until the client closes it or the server ends it (its last answer).
+        const open = stream as EventStream | null;
+        if (open !== null && !open.closed && owner.server.hasSubscription(scope)) return;
+        open?.close();
+        end("answered");
+        if (!answered) resolve(new Response(null, { status: 202, headers }));
+      });
+      track(modernWork, work);
+    });
   };
 
   /**
@@ -470,9 +661,12 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
       stopped ??= (async () => {
         stopping = true;
         clearInterval(sweep);
-        const running = sessions.values().flatMap((s) => [...s.work]);
+        const running = [...sessions.values().flatMap((s) => [...s.work]), ...modernWork];
         if (!await settleWithin(running, graceMs)) log(`calls still running after ${graceMs} ms: cancelling`);
-        await Promise.all(sessions.values().map((s) => endSession(s, "server shutting down")));
+        await Promise.all([
+          ...sessions.values().map((s) => endSession(s, "server shutting down")),
+          ...modernClients.values().map((c) => endModernClient(c, "server shutting down")),
+        ]);
         await settleWithin([...inFlight], 1_000);
       })();
       return stopped;
@@ -553,6 +747,13 @@ export function constantTimeEqual(given: string, expected: string): boolean {
   let diff = a.length ^ b.length;
   for (let i = 0; i < b.length; i++) diff |= (a[i % Math.max(a.length, 1)] ?? 0) ^ b[i];
   return diff === 0;
+}
+
+/** The `_meta` protocol version a message's params name, when it is a string. */
+function metaVersion(params: unknown): string | undefined {
+  if (!isRecord(params) || !isRecord(params._meta)) return undefined;
+  const version = params._meta[MetaKey.protocolVersion];
+  return typeof version === "string" ? version : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

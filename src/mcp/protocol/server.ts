@@ -248,6 +248,9 @@ export class McpServer {
   /** Whether a modern request has been answered (the first one runs the after-initialize hooks). */
   #modernSeen = false;
   #closed: Promise<void> | null = null;
+  /** When an ignored notification was last logged, and how many went unlogged since (a flood guard). */
+  #ignoredLoggedAt = -Infinity;
+  #ignoredUnlogged = 0;
 
   /** Create a server announcing `options` in its `initialize` result. */
   constructor(options: ServerOptions) {
@@ -438,8 +441,12 @@ export class McpServer {
    * Handle one incoming message line. Blank lines are ignored and a trailing CR is tolerated. Answers go
    * to `send` (default: the `send` given at construction); the promise settles once the message is fully
    * handled (for a tool call: its result was sent, or it was cancelled). Never rejects.
+   *
+   * `scope` names where the line's request ids are unique (one HTTP POST, when one server serves many
+   * clients): ids, cancellations and subscriptions then only meet others of the same scope, and
+   * {@link McpServer.cancelScope} ends them all. Without it, ids are the connection's.
    */
-  async handleLine(line: string, send?: Send): Promise<void> {
+  async handleLine(line: string, send?: Send, scope?: string): Promise<void> {
     if (line.trim() === "") return;
     const target = send ?? this.#options.send;
     if (target === undefined) {
@@ -448,7 +455,7 @@ export class McpServer {
     }
     const emit = (json: string) => this.#emit(target, json);
     try {
-      await this.#route(line, emit);
+      await this.#route(line, emit, scope);
     } catch (error) {
       // Only a bug in this layer lands here; the message's id is unknown at this point.
       this.#log(`internal error while handling a message: ${describeError(error)}`);
@@ -456,7 +463,7 @@ export class McpServer {
     }
   }
 
-  async #route(line: string, emit: Send): Promise<void> {
+  async #route(line: string, emit: Send, scope: string | undefined): Promise<void> {
     const parsed = parseJsonMessage(line);
     if (!parsed.ok) {
       if (parsed.reason === "too_deep") {
@@ -495,13 +502,14 @@ export class McpServer {
         emit(errorResponse(null, ErrorCode.invalidRequest, "Invalid request id"));
         return;
       }
+      id = scoped(id, scope);
     }
     const method = message.method;
     const versionOk = message.jsonrpc === "2.0";
     if (id === null) {
       // Notifications are never answered, not even when malformed.
       if (versionOk && typeof method === "string") {
-        this.#handleNotification(method, message.params, parsed.rawNumber);
+        this.#handleNotification(method, message.params, parsed.rawNumber, scope);
       } else {
         this.#log("dropped a malformed notification");
       }
@@ -530,8 +538,13 @@ export class McpServer {
     await this.#handleRequest(id, method, message, parsed.rawNumber, emit);
   }
 
-  #handleNotification(method: string, params: unknown, rawNumber: RawNumberLookup): void {
-    this.#handleBuiltInNotification(method, params, rawNumber);
+  #handleNotification(
+    method: string,
+    params: unknown,
+    rawNumber: RawNumberLookup,
+    scope: string | undefined,
+  ): void {
+    this.#handleBuiltInNotification(method, params, rawNumber, scope);
     for (const listener of this.#listeners.get(method) ?? []) {
       try {
         listener(params);
@@ -541,12 +554,18 @@ export class McpServer {
     }
   }
 
-  #handleBuiltInNotification(method: string, params: unknown, rawNumber: RawNumberLookup): void {
+  #handleBuiltInNotification(
+    method: string,
+    params: unknown,
+    rawNumber: RawNumberLookup,
+    scope: string | undefined,
+  ): void {
     if (method === "notifications/initialized") {
       this.#clientInitialized = true;
     } else if (method === "notifications/cancelled") {
       if (!isRecord(params)) return;
-      const target = toWireId(params.requestId, rawNumber(params, "requestId"));
+      const found = toWireId(params.requestId, rawNumber(params, "requestId"));
+      const target = found === null ? null : scoped(found, scope);
       const call = target === null ? undefined : this.#inFlight.get(target.key);
       // A cancelled subscription just ends: the spec asks for no response to a cancelled request.
       if (target !== null) this.#subscriptions.delete(target.key);
@@ -556,10 +575,46 @@ export class McpServer {
         this.#cancel(call, reason);
       }
     } else if (!method.startsWith("notifications/")) {
-      this.#log(`dropped '${clip(method)}' sent without an id`);
+      this.#logIgnored(`dropped '${clip(method)}' sent without an id`);
     } else if (!this.#listeners.has(method)) {
-      this.#log(`ignored the notification '${clip(method)}'`);
+      this.#logIgnored(`ignored the notification '${clip(method)}'`);
     }
+  }
+
+  /**
+   * Log an ignored notification at most once a minute, saying how many went unlogged: a client may send
+   * them as fast as it likes (`notifications/roots/list_changed` in a loop) and must not fill the log.
+   */
+  #logIgnored(message: string): void {
+    const now = Date.now();
+    if (now - this.#ignoredLoggedAt < IGNORED_LOG_INTERVAL_MS) {
+      this.#ignoredUnlogged++;
+      return;
+    }
+    const more = this.#ignoredUnlogged === 0 ? "" : ` (and ${this.#ignoredUnlogged} more unlogged before it)`;
+    this.#ignoredLoggedAt = now;
+    this.#ignoredUnlogged = 0;
+    this.#log(message + more);
+  }
+
+  /**
+   * End everything of `scope` (see {@link McpServer.handleLine}): its running calls are cancelled
+   * (never answered) and its subscriptions dropped. For a transport whose client went away, e.g. an HTTP
+   * POST whose response stream closed, which 2026-07-28 makes the cancellation of that request.
+   */
+  cancelScope(scope: string, reason: string): void {
+    const prefix = scopePrefix(scope);
+    for (const [key, call] of this.#inFlight) if (key.startsWith(prefix)) this.#cancel(call, reason);
+    for (const key of [...this.#subscriptions.keys()]) {
+      if (key.startsWith(prefix)) this.#subscriptions.delete(key);
+    }
+  }
+
+  /** Whether a `subscriptions/listen` of `scope` is open (its stream must stay open too). */
+  hasSubscription(scope: string): boolean {
+    const prefix = scopePrefix(scope);
+    for (const key of this.#subscriptions.keys()) if (key.startsWith(prefix)) return true;
+    return false;
   }
 
   async #handleRequest(
@@ -979,6 +1034,19 @@ export class McpServer {
 }
 
 type RawNumberLookup = (holder: object, key: string) => string | undefined;
+
+/** How often, at most, an ignored notification is logged. */
+const IGNORED_LOG_INTERVAL_MS = 60_000;
+
+/** The key prefix of a scope's ids (a NUL cannot occur in a scope name a transport makes). */
+function scopePrefix(scope: string): string {
+  return `${scope}\u0000`;
+}
+
+/** `id` with its key made unique to `scope` (the wire id is unchanged: the answer echoes it). */
+function scoped(id: WireId, scope: string | undefined): WireId {
+  return scope === undefined ? id : { ...id, key: scopePrefix(scope) + id.key };
+}
 
 /** A request id as MCP allows it: a string or an integer (a fractional number is refused). */
 function requestId(value: unknown, rawSource: string | undefined): WireId | null {
