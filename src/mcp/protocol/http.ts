@@ -16,8 +16,11 @@
  * session making room at a cap; idle sessions expire; an event stream the client does not read is
  * dropped; logs name sessions by a hash, never by id; no CORS headers unless `corsOrigin`.
  *
- * The transport splits into this router, the sessions and their table (`http_session.ts`), event
- * streams (`http_stream.ts`) and body reading (`http_body.ts`).
+ * Revision 2026-07-28 is served beside it on the same endpoint: a POST whose version header names it is
+ * sessionless, checked against its headers and answered by its client's server (`http_modern.ts`).
+ *
+ * The transport splits into this router, the sessions and their table (`http_session.ts`), modern
+ * requests (`http_modern.ts`), event streams (`http_stream.ts`) and body reading (`http_body.ts`).
  *
  * @module
  */
