@@ -112,6 +112,34 @@ export function countFindingWarnings(
   }
 }
 
+/**
+ * Why the outputs of `inputs` (from {@link selectInputs}) cannot all be written, or null: an output named like
+ * an input (writing it would overwrite that input), two inputs writing the same output, or an input's output
+ * named like the combined output (`1-<id>-combined.csv` with `.csv` -> `.out.csv` writes the combined
+ * output's name). bxp would list the file twice and keep whichever was written last; here nothing is written.
+ *
+ * @example
+ * ```ts ignore
+ * outputCollision(t, ["1-t-combined.csv", "a.csv"]);
+ * // "template 't': input '1-t-combined.csv' would write '1-t-combined.out.csv', the combined output's name ..."
+ * ```
+ */
+export function outputCollision(t: TemplatePlan["template"], inputs: readonly string[]): string | null {
+  const isInput = new Set(inputs);
+  const writer = new Map<string, string>();
+  if (t.combinedOutput) writer.set(combinedName(t), "the combined output's name");
+  for (const n of inputs) {
+    const out = outputName(n, t.filePatternIn, t.filePatternOut);
+    const what = isInput.has(out) ? `the name of input '${out}' itself` : writer.get(out);
+    if (what !== undefined) {
+      return `template '${t.id}': input '${n}' would write '${out}', ${what}: one file would overwrite ` +
+        `the other; rename '${n}' or change file_pattern_out`;
+    }
+    writer.set(out, `also the output of input '${n}'`);
+  }
+  return null;
+}
+
 function mentionsLookup(plan: TemplatePlan): boolean {
   const has = (s: string) => s.includes("LOOKUP(");
   return plan.inputVars.some((v) => has(v.source)) ||
@@ -164,6 +192,12 @@ export async function convertTemplate(
   }
   if (names.length === 0) {
     reporter.info(`No input files for template '${t.id}' in '${dir}'\n`);
+    return finish();
+  }
+  const collision = outputCollision(t, names);
+  if (collision !== null) {
+    reporter.fatal(`error: ${collision} (in '${dir}'); nothing was written\n`);
+    stats.hasFatal = true;
     return finish();
   }
 

@@ -12,7 +12,14 @@
 
 import type { BxpConfig } from "../config/model.ts";
 import { ExprError } from "../lang/mod.ts";
-import { convertTemplate, type RunEnv, selectInputs } from "./convert_template.ts";
+import {
+  combinedName,
+  convertTemplate,
+  outputCollision,
+  type RunEnv,
+  selectInputs,
+} from "./convert_template.ts";
+import { outputName } from "./convert_file.ts";
 import type { Finding } from "./findings.ts";
 import { planTemplate, type TemplatePlan } from "./plan.ts";
 import { extractSheets, type SelectedTemplate, unpackZips } from "./prepare_inputs.ts";
@@ -100,6 +107,53 @@ async function measureInputs(selected: readonly SelectedTemplate[], env: RunEnv)
   progress.totalBytes = total;
 }
 
+/**
+ * Why the selected templates cannot all write their outputs, or null: one template's outputs collide
+ * ({@link outputCollision}), or two templates would write the same file of a shared data folder (the later
+ * would replace the earlier's output). Predicted from the folders' listings before anything is written, each
+ * template seeing the outputs the earlier ones add (multi-stage configs read them).
+ */
+export async function plannedCollision(
+  plans: readonly TemplatePlan[],
+  dirs: readonly string[],
+  env: Pick<RunEnv, "fs">,
+): Promise<string | null> {
+  const listings = new Map<string, Set<string>>();
+  const writers = new Map<string, string>();
+  for (let i = 0; i < plans.length; i++) {
+    const t = plans[i].template;
+    const dir = dirs[i];
+    let names = listings.get(dir);
+    if (names === undefined) {
+      const listed = await env.fs.listFiles(dir);
+      if (listed === null) continue; // the template run reports the missing folder
+      names = new Set(listed);
+      listings.set(dir, names);
+    }
+    const { inputs } = selectInputs(t, [...names]);
+    const own = outputCollision(t, inputs);
+    if (own !== null) return `${own} (in '${dir}')`;
+    const outputs = inputs.map((n) => ({
+      name: outputName(n, t.filePatternIn, t.filePatternOut),
+      what: `the output of '${n}'`,
+    }));
+    if (t.combinedOutput && inputs.length > 0) {
+      outputs.push({ name: combinedName(t), what: "its combined output" });
+    }
+    for (const o of outputs) {
+      const path = env.fs.join(dir, o.name);
+      const earlier = writers.get(path);
+      if (earlier !== undefined) {
+        return `templates ${earlier} and '${t.id}' (${o.what}) would both write '${path}': the later ` +
+          `would replace the earlier's output; give them different file_pattern_out or data_dir`;
+      }
+      writers.set(path, `'${t.id}' (${o.what})`);
+      names.add(o.name);
+    }
+  }
+  return null;
+}
+
 /** Prints bxp's closing lines: the overall banner and counts. */
 export function reportOverall(env: Pick<RunEnv, "reporter">, overall: SectionStats): void {
   env.reporter.info("\n=== overall summary ===\n");
@@ -147,6 +201,13 @@ export async function runConversion(req: RunRequest, env: RunEnv): Promise<RunRe
     const stats = await pass(selected, env);
     mergeStats(overall, stats);
     if (stats.hasFatal) return done(true);
+  }
+
+  const collision = await plannedCollision(plans, selected.map((s) => s.dir), env);
+  if (collision !== null) {
+    env.reporter.fatal(`error: ${collision}; nothing was written\n`);
+    overall.hasFatal = true;
+    return done(true);
   }
 
   await measureInputs(selected, env);

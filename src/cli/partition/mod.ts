@@ -23,7 +23,7 @@
 
 import { CsvRecordTooLongError } from "../../formats/csv_reader.ts";
 import { UncomparableDateError } from "../../engine/date_range.ts";
-import { combinedName, selectInputs } from "../../engine/convert_template.ts";
+import { combinedName, outputCollision, selectInputs } from "../../engine/convert_template.ts";
 import { isPlainFileName, outputName } from "../../engine/convert_file.ts";
 import { createRowWriter } from "../../engine/row_writers.ts";
 import { exitCodeOf } from "../../engine/stats.ts";
@@ -203,6 +203,10 @@ export function partitionPlan(args: readonly string[]): Promise<number> {
     if (combined !== null && !isPlainFileName(combined)) {
       throw new PartitionError(`combined output name '${combined}' is not a plain file name`);
     }
+    // The job writes every output into one folder: two of them (or an output and an input) sharing a name
+    // would leave one file where the plan promised two.
+    const collision = outputCollision(t, inputs);
+    if (collision !== null) throw new PartitionError(`${collision}; nothing was written`);
     const framing = outputFraming(setup);
     const plan = {
       template: t.id,
