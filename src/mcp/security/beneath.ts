@@ -63,7 +63,10 @@ export type OpenKind = "read" | "dir";
 export interface Beneath {
   /** Which resolution is used: `openat2` (Linux 5.6+) or `openat` per component. */
   readonly method: "openat2" | "openat";
-  /** Open a folder by absolute path (the root, taken once), not following a final link. */
+  /**
+   * Open a folder by absolute path (the root, taken once), not following a final link. It (and every
+   * folder opened beneath it) can be written in only when Deno grants this thread write access to `path`.
+   */
   openRoot(path: string): number;
   /**
    * Open `parts` (plain names: no `.`, `..`, `/` or NUL; the caller's textual guard ensures it) beneath the
@@ -81,7 +84,7 @@ export interface Beneath {
   statIn(dirfd: number, name: string): BeneathStat;
   /** `read(fd, ...)` on a blocking thread (a slow disk never stalls the session). Returns the count. */
   read(fd: number, buffer: Uint8Array, offset: number, length: number): Promise<number>;
-  /** Write all of `bytes`. */
+  /** Write all of `bytes` (to a file made by {@link Beneath.createIn} only, as fchmod). */
   writeAll(fd: number, bytes: Uint8Array): void;
   /** `fchmod(fd, mode)`. */
   fchmod(fd: number, mode: number): void;
@@ -358,6 +361,16 @@ function bind(path: string, os: string, arch: string, c: Consts, tryOpenat2: boo
   const named = (name: string): void => {
     if (!plainName(name)) throw new BeneathError("EINVAL", "name");
   };
+  // FFI bypasses Deno's write permission, so it is carried over: only a root Deno lets this thread write
+  // (and the folders opened beneath it) can be written in, and only files created here are changed.
+  const writable = new Set<number>();
+  const created = new Set<number>();
+  const mayWriteIn = (dirfd: number, call: string): void => {
+    if (!writable.has(dirfd)) throw new BeneathError("EACCES", call);
+  };
+  const mayChange = (fd: number, call: string): void => {
+    if (!created.has(fd)) throw new BeneathError("EACCES", call);
+  };
   const fileFlags = c.O_RDONLY | c.O_NONBLOCK | c.O_NOFOLLOW | c.O_CLOEXEC;
   const dirFlags = c.O_RDONLY | c.O_DIRECTORY | c.O_NOFOLLOW | c.O_CLOEXEC;
 
@@ -409,25 +422,33 @@ function bind(path: string, os: string, arch: string, c: Consts, tryOpenat2: boo
   return {
     method,
     openRoot(path) {
-      return openat(os === "darwin" ? -2 : -100, path, dirFlags);
+      const fd = openat(os === "darwin" ? -2 : -100, path, dirFlags);
+      if (Deno.permissions.querySync({ name: "write", path }).state === "granted") writable.add(fd);
+      return fd;
     },
     openBeneath(dirfd, parts, kind) {
       // Belt and braces behind the textual guard: the per-component walk must never be handed a `..`.
       if (!parts.every(plainName)) throw new BeneathError("EINVAL", "openBeneath");
       const flags = kind === "read" ? fileFlags : dirFlags;
-      if (method === "openat2") return openat2(dirfd, parts.length === 0 ? "." : parts.join("/"), flags);
-      return perComponent(dirfd, parts, kind);
+      const fd = method === "openat2"
+        ? openat2(dirfd, parts.length === 0 ? "." : parts.join("/"), flags)
+        : perComponent(dirfd, parts, kind);
+      if (kind === "dir" && writable.has(dirfd)) writable.add(fd);
+      return fd;
     },
     createIn(dirfd, name, mode) {
       named(name);
+      mayWriteIn(dirfd, "openat");
       const fd = openat(dirfd, name, c.O_WRONLY | c.O_CREAT | c.O_EXCL | c.O_NOFOLLOW | c.O_CLOEXEC, mode);
       // The mode of an arm64 macOS call is passed by a convention this module cannot test here: set it
       // again on the descriptor before a byte is written.
       if (os === "darwin") s.fchmod(fd, mode);
+      created.add(fd);
       return fd;
     },
     mkdirIn(dirfd, name, mode) {
       named(name);
+      mayWriteIn(dirfd, "mkdirat");
       check(s.mkdirat(dirfd, cString(name), mode), "mkdirat");
     },
     fstat(fd) {
@@ -447,12 +468,14 @@ function bind(path: string, os: string, arch: string, c: Consts, tryOpenat2: boo
       return n;
     },
     writeAll(fd, bytes) {
+      mayChange(fd, "write");
       for (let at = 0; at < bytes.length;) {
         const rest = bytes.subarray(at);
         at += check(s.write(fd, rest, BigInt(rest.length)), "write");
       }
     },
     fchmod(fd, mode) {
+      mayChange(fd, "fchmod");
       check(s.fchmod(fd, mode), "fchmod");
     },
     fsync(fd) {
@@ -461,18 +484,23 @@ function bind(path: string, os: string, arch: string, c: Consts, tryOpenat2: boo
     linkIn(dirfd, from, to) {
       named(from);
       named(to);
+      mayWriteIn(dirfd, "linkat");
       check(s.linkat(dirfd, cString(from), dirfd, cString(to), 0), "linkat");
     },
     renameIn(dirfd, from, to) {
       named(from);
       named(to);
+      mayWriteIn(dirfd, "renameat");
       check(s.renameat(dirfd, cString(from), dirfd, cString(to)), "renameat");
     },
     unlinkIn(dirfd, name, folder = false) {
       named(name);
+      mayWriteIn(dirfd, "unlinkat");
       check(s.unlinkat(dirfd, cString(name), folder ? c.AT_REMOVEDIR : 0), "unlinkat");
     },
     close(fd) {
+      writable.delete(fd);
+      created.delete(fd);
       s.close(fd);
     },
   };
@@ -515,6 +543,21 @@ export function beneath(): Beneath | null {
     unavailable = `cannot open the C library (${error instanceof Error ? error.name : "error"})`;
   }
   return bound;
+}
+
+/**
+ * Bind {@link beneath} now, then drop this thread's FFI permission for good: the bound calls keep working,
+ * but no other library can be opened and no raw pointer made, so the only native calls left to the
+ * thread are this module's fd-relative ones (the session worker calls this first thing).
+ */
+export function sealBeneath(): Beneath | null {
+  const fs = beneath();
+  try {
+    Deno.permissions.revokeSync({ name: "ffi" });
+  } catch {
+    // nothing granted to drop
+  }
+  return fs;
 }
 
 /** Why {@link beneath} is null ("" while it is not). */

@@ -107,6 +107,7 @@ Deno.test({
         }).output();
         assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
         const seen = JSON.parse(new TextDecoder().decode(out.stdout));
+        const fd = Deno.build.os === "linux" || Deno.build.os === "darwin";
         assert.deepEqual(seen, {
           scratch: "ok",
           root: mode === "yes" ? "ok" : "NotCapable",
@@ -114,12 +115,29 @@ Deno.test({
           runCli: "ok",
           runOther: "NotCapable",
           net: "NotCapable",
-          ffiLibc: Deno.build.os === "linux" || Deno.build.os === "darwin" ? "ok" : "none",
+          ffiLibc: fd ? "ok" : "none",
           ffiOther: "NotCapable",
+          // After the session worker's sealBeneath(): no FFI left but the bound fd calls, which write only
+          // where Deno's write permission reaches.
+          ...(fd
+            ? {
+              afterSeal: "NotCapable",
+              fdRoot: mode === "yes" ? "ok" : "BeneathError EACCES",
+              fdOutside: "BeneathError EACCES",
+            }
+            : { afterSeal: "none" }),
           mainWrite: "NotCapable",
           mainFfi: "NotCapable",
         }, `--allow-write ${mode}`);
         assert.deepEqual([...Deno.readDirSync(join(box, mode, "outside"))], []);
+        if (fd) {
+          const made = [...Deno.readDirSync(join(box, mode, "root"))].map((e) => e.name).sort();
+          assert.deepEqual(
+            made,
+            mode === "yes" ? ["fd.json", "w.json"] : [],
+            `root with --allow-write ${mode}`,
+          );
+        }
       }
     } finally {
       await Deno.remove(box, { recursive: true });
