@@ -542,22 +542,30 @@ export function beneath(): Beneath | null {
   } catch (error) {
     unavailable = `cannot open the C library (${error instanceof Error ? error.name : "error"})`;
   }
+  if (sealed) dropFfi();
   return bound;
 }
 
-/**
- * Bind {@link beneath} now, then drop this thread's FFI permission for good: the bound calls keep working,
- * but no other library can be opened and no raw pointer made, so the only native calls left to the
- * thread are this module's fd-relative ones (the session worker calls this first thing).
- */
-export function sealBeneath(): Beneath | null {
-  const fs = beneath();
+let sealed = false;
+
+function dropFfi(): void {
   try {
     Deno.permissions.revokeSync({ name: "ffi" });
   } catch {
     // nothing granted to drop
   }
-  return fs;
+}
+
+/**
+ * Drop this thread's FFI permission for good as soon as {@link beneath} has bound its calls (at once if it
+ * already has): the bound calls keep working, but no other library can be opened and no raw pointer made,
+ * so the only native calls left to the thread are this module's fd-relative ones. The session worker calls
+ * this first thing; the binding itself waits for the first path access (it costs a few milliseconds, which
+ * a session that never reads a file should not pay at startup).
+ */
+export function sealBeneath(): void {
+  sealed = true;
+  if (bound !== undefined) dropFfi();
 }
 
 /** Why {@link beneath} is null ("" while it is not). */
