@@ -18,6 +18,7 @@ import type { EngineFs } from "../engine/host.ts";
 import { DenoEngineFs, removeLiveTemps } from "./deno_fs.ts";
 import { ProgressTicker, SharedProgress, showLiveProgress } from "./progress.ts";
 import { startRunWatch } from "./run_watch.ts";
+import { stoppableFs } from "./stoppable_fs.ts";
 import type { ProgressCounters, StopCheck } from "../engine/host.ts";
 import type { Finding } from "../engine/findings.ts";
 import { CliReporter } from "./reporter.ts";
@@ -301,7 +302,10 @@ async function run(
     templateId: o.template,
     dataOverride: o.data === null ? null : resolve(o.data),
     configLabel: label,
-  }, { ...env, fs: fs ?? new DenoEngineFs(configDir, { writeAside: o.dryRun }) });
+  }, {
+    ...env,
+    fs: stoppableFs(fs ?? new DenoEngineFs(configDir, { writeAside: o.dryRun }), progress?.stop ?? null),
+  });
   if (countedWarning) result.overall.warnings++;
   return result;
 }
