@@ -1,7 +1,7 @@
 /**
  * The reference pages under `docs/reference/`, generated from the tables the code runs on: the function
- * registry (via `languageDocs`), the config-schema table (also as a JSON Schema for editors) and the CLI
- * flag table. `deno task docs` rewrites them; a test fails when a committed page is out of date.
+ * registry (via `languageDocs`), the config-schema table (also as a JSON Schema for editors), the CLI
+ * flag table and the MCP tool catalog's annotations. `deno task docs` rewrites them; a test fails when a committed page is out of date.
  * @module
  */
 
@@ -9,6 +9,7 @@ import { languageDocs } from "../src/lang/mod.ts";
 import { CONFIG_SCHEMA } from "../src/config/schema.ts";
 import { CLI_FLAGS } from "../src/cli/args.ts";
 import { configJsonSchemaText } from "../src/config/json_schema.ts";
+import { BXP_TOOLS, type BxpTool } from "../src/mcp/tools/catalog.ts";
 
 const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
 const code = (s: string) => "`" + s.replaceAll("`", "'") + "`";
@@ -78,12 +79,53 @@ export function cliFlagsPage(): string {
   return lines.join("\n") + "\n";
 }
 
+/** The MCP tool annotations, in the order of the table's columns, with the spec's default for each. */
+export const ANNOTATION_COLUMNS = [
+  { hint: "readOnlyHint", title: "read-only", default: false },
+  { hint: "destructiveHint", title: "destructive", default: true },
+  { hint: "idempotentHint", title: "idempotent", default: false },
+  { hint: "openWorldHint", title: "open-world", default: true },
+] as const;
+
+/**
+ * One annotation cell: `yes`/`no` as the catalog sets it; unset, the MCP default in parentheses, or `–` for
+ * destructive/idempotent on a read-only tool (the spec gives them no meaning there).
+ */
+function annotationCell(tool: BxpTool, hint: string, fallback: boolean): string {
+  const value = tool.annotations[hint];
+  const yesNo = (b: boolean) => b ? "yes" : "no";
+  if (typeof value === "boolean") return yesNo(value);
+  const onlyIfWriting = hint === "destructiveHint" || hint === "idempotentHint";
+  return onlyIfWriting && tool.annotations.readOnlyHint === true ? "–" : `(${yesNo(fallback)})`;
+}
+
+/** `docs/reference/mcp-tool-annotations.md`: each catalog tool's MCP annotations, one table. */
+export function mcpToolAnnotationsPage(tools: readonly BxpTool[] = BXP_TOOLS): string {
+  const lines = [HEADER + "# MCP tool annotations (bxp-mcp)\n"];
+  lines.push(
+    "The hints each tool's `tools/list` entry carries (`annotations`), in `tools/list` order, from the tool",
+    "catalog (`src/mcp/tools/catalog.ts`). A value in parentheses is not set by the tool, so the MCP default",
+    "applies; `–`: destructive and idempotent mean nothing for a read-only tool. A tool marked * is listed",
+    "only when bxp-mcp runs with `--allow-write`. What each tool does: [mcp-tools.md](mcp-tools.md).\n",
+  );
+  lines.push(
+    `| tool | ${ANNOTATION_COLUMNS.map((c) => c.title).join(" | ")} |`,
+    `| --- | ${ANNOTATION_COLUMNS.map(() => "---").join(" | ")} |`,
+  );
+  for (const tool of tools) {
+    const cells = ANNOTATION_COLUMNS.map((c) => annotationCell(tool, c.hint, c.default));
+    lines.push(`| ${code(tool.name)}${tool.requiresWrite ? " *" : ""} | ${cells.join(" | ")} |`);
+  }
+  return lines.join("\n") + "\n";
+}
+
 /** Every generated page: file name under docs/reference/ and its text. */
 export function referencePages(): Record<string, string> {
   return {
     "expressions.md": expressionsPage(),
     "config-schema.md": configSchemaPage(),
     "cli-flags.md": cliFlagsPage(),
+    "mcp-tool-annotations.md": mcpToolAnnotationsPage(),
     // For editors: point json.schemas (VS Code) or a top-level "$schema" key at it.
     "config.schema.json": configJsonSchemaText(),
   };
