@@ -16,7 +16,7 @@
  */
 
 import { decodeBytes, type EncodingName, hasUtf8Bom, parseEncoding } from "../formats/encoding.ts";
-import { parseCsvBytes, type QuoteMode } from "../formats/csv_reader.ts";
+import { CsvParser, type QuoteMode } from "../formats/csv_reader.ts";
 import { inferDateFormat } from "./dates.ts";
 import { numberShape } from "./numbers.ts";
 
@@ -68,6 +68,11 @@ export interface SniffResult {
   /** The first field of each footer record (what a rule can recognise them by). */
   footerFirstFields: string[];
   columns: SniffedColumn[];
+  /**
+   * The header's field count. Only the first `maxColumns` are described in `columns` (and kept in
+   * `records`); a wider header is cut, with a note.
+   */
+  columnsTotal: number;
   /** The first data records (fields as read), at most `maxRecords`. */
   records: string[][];
   /** Data records in the sample (excluding header, preamble and footer). */
@@ -88,7 +93,26 @@ export interface SniffOptions {
   encoding?: string;
   /** Force a delimiter instead of detecting it. */
   delimiter?: string;
+  /** Most columns described (and fields kept per record). Default {@link SNIFF_MAX_COLUMNS}. */
+  maxColumns?: number;
+  /** Most records examined; the rest of the sample is not parsed. Default {@link SNIFF_MAX_RECORDS}. */
+  maxSampleRecords?: number;
 }
+
+/**
+ * Most columns the sniffer describes. Real exports have tens; a sample of 900 000 one-letter columns
+ * must not become a 900 000-variable draft (an answer of ~90 MiB): the work is bounded up front.
+ */
+export const SNIFF_MAX_COLUMNS = 512;
+/** Most records the sniffer keeps per candidate delimiter (each is parsed once per candidate). */
+export const SNIFF_MAX_RECORDS = 10_000;
+/**
+ * Most field values the sniffer classifies (records examined times columns described): each costs a
+ * number and a date test, a few microseconds. A wide sample examines fewer records.
+ */
+export const SNIFF_MAX_CELLS = 100_000;
+/** Most notes kept: per-column notes of a wide sample are summed up past this many. */
+export const SNIFF_MAX_NOTES = 40;
 
 const DELIMITERS = [",", ";", "\t", "|"] as const;
 const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -164,17 +188,27 @@ function detectEncoding(bytes: Uint8Array, truncated: boolean, notes: string[]):
   return "windows-1252";
 }
 
+interface SampledRecord {
+  /** The first `maxColumns` fields. */
+  fields: string[];
+  /** The record's real field count. */
+  width: number;
+  line: number;
+}
+
 interface Parsed {
   delimiter: string;
-  records: { fields: string[]; line: number }[];
+  records: SampledRecord[];
+  /** Records parsed: more than `records` when the cap was reached (the sample may hold more still). */
+  total: number;
   width: number;
   score: number;
 }
 
 /** The most frequent field count (above 1 when any record has more than one field). */
-function modalWidth(records: readonly { fields: string[] }[]): { width: number; count: number } {
+function modalWidth(records: readonly { width: number }[]): { width: number; count: number } {
   const counts = new Map<number, number>();
-  for (const r of records) counts.set(r.fields.length, (counts.get(r.fields.length) ?? 0) + 1);
+  for (const r of records) counts.set(r.width, (counts.get(r.width) ?? 0) + 1);
   let width = 1;
   let count = 0;
   for (const [w, c] of counts) {
@@ -187,12 +221,29 @@ function modalWidth(records: readonly { fields: string[] }[]): { width: number; 
   return { width, count };
 }
 
-function parseWith(text: Uint8Array, delimiter: string, encoding: EncodingName): Parsed {
-  const { records } = parseCsvBytes(text, { delimiter, quote: "double", encoding });
+function parseWith(
+  text: Uint8Array,
+  delimiter: string,
+  encoding: EncodingName,
+  maxColumns: number,
+  maxRecords: number,
+): Parsed {
+  // Records past the cap are not kept, and no record keeps more than maxColumns fields: what
+  // the sniffer holds stays small whatever the sample's shape (four candidates parse it each).
+  const records: SampledRecord[] = [];
+  let total = 0;
+  const parser = new CsvParser({ delimiter, quote: "double", encoding }, (fields, _offset, line) => {
+    total++;
+    if (records.length >= maxRecords) return;
+    const width = fields.length;
+    records.push({ fields: width > maxColumns ? fields.slice(0, maxColumns) : fields, width, line });
+  });
+  parser.push(text);
+  parser.finish();
   const { width, count } = modalWidth(records);
   // Prefer the delimiter that puts the most records at one width above 1, weighted by that width (a
   // decimal comma splits every line of a semicolon file in two, consistently, but only in two).
-  return { delimiter, records, width, score: width > 1 ? count * (width - 1) : 0 };
+  return { delimiter, records, total, width, score: width > 1 ? count * (width - 1) : 0 };
 }
 
 function detectQuote(text: string, delimiter: string): { quote: QuoteMode; note: string | null } {
@@ -273,6 +324,8 @@ function classifyColumn(
 export function sniffCsv(bytes: Uint8Array, options: SniffOptions = {}): SniffResult {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRecords = options.maxRecords ?? 20;
+  const maxColumns = Math.max(1, options.maxColumns ?? SNIFF_MAX_COLUMNS);
+  const maxSampleRecords = Math.max(2, options.maxSampleRecords ?? SNIFF_MAX_RECORDS);
   const notes: string[] = [];
   let truncated = bytes.length > maxBytes;
   let sample = truncated ? bytes.subarray(0, maxBytes) : bytes;
@@ -281,6 +334,19 @@ export function sniffCsv(bytes: Uint8Array, options: SniffOptions = {}): SniffRe
     const lf = sample.lastIndexOf(10);
     if (lf > 0) sample = sample.subarray(0, lf + 1);
     else truncated = true;
+  }
+  // No more lines than records are examined: the sample is cut after that many line breaks before
+  // anything parses it (a quoted line break only makes the cut a little earlier).
+  let cutRecords = false;
+  for (let at = 0, lines = 0; at < sample.length; lines++) {
+    const lf = sample.indexOf(10, at);
+    if (lf === -1) break;
+    if (lines + 1 >= maxSampleRecords && lf + 1 < sample.length) {
+      sample = sample.subarray(0, lf + 1);
+      cutRecords = truncated = true;
+      break;
+    }
+    at = lf + 1;
   }
   const bom = hasUtf8Bom(sample);
   let encoding: EncodingName;
@@ -293,7 +359,8 @@ export function sniffCsv(bytes: Uint8Array, options: SniffOptions = {}): SniffRe
   }
 
   const candidates = options.delimiter !== undefined ? [options.delimiter] : DELIMITERS;
-  const parsed = candidates.map((d) => parseWith(sample, d, encoding)).sort((a, b) => b.score - a.score);
+  const parsed = candidates.map((d) => parseWith(sample, d, encoding, maxColumns, maxSampleRecords))
+    .sort((a, b) => b.score - a.score);
   const best = parsed[0];
   if (parsed.length > 1 && parsed[1].score > 0 && parsed[1].score >= best.score * 0.9) {
     notes.push(
@@ -302,6 +369,11 @@ export function sniffCsv(bytes: Uint8Array, options: SniffOptions = {}): SniffRe
     );
   }
   const { delimiter, records, width } = best;
+  if (cutRecords || best.total > records.length) {
+    // The rest of the sample is not examined: like a cut sample, its end cannot be told from data.
+    truncated = true;
+    notes.push(`only the first ${records.length} records of the sample were examined`);
+  }
   const text = decodeBytes(bom ? sample.subarray(3) : sample, encoding);
   const { quote } = detectQuote(text, delimiter);
 
@@ -319,6 +391,7 @@ export function sniffCsv(bytes: Uint8Array, options: SniffOptions = {}): SniffRe
     footerLineNumbers: [],
     footerFirstFields: [],
     columns: [],
+    columnsTotal: 0,
     records: [],
     dataRecords: 0,
     truncated,
@@ -335,17 +408,24 @@ export function sniffCsv(bytes: Uint8Array, options: SniffOptions = {}): SniffRe
   // Exports with optional trailing columns (Trading 212) vary a little in width, so "near" the modal width.
   const nearWidth = (n: number) => n === width || (width > 2 && n >= Math.ceil(width * 0.75));
   let headerIdx = records.findIndex((r, i) =>
-    nearWidth(r.fields.length) && looksLikeHeader(r.fields) &&
-    (i + 1 >= records.length || nearWidth(records[i + 1].fields.length))
+    nearWidth(r.width) && looksLikeHeader(r.fields) &&
+    (i + 1 >= records.length || nearWidth(records[i + 1].width))
   );
   if (headerIdx === -1) {
-    headerIdx = records.findIndex((r) => r.fields.length === width);
+    headerIdx = records.findIndex((r) => r.width === width);
     notes.push(
       `header: no line looks like column names; line ${records[headerIdx].line} taken as the header ` +
         "(set csv_header_line: 0 if the file has none)",
     );
   }
   const header = records[headerIdx];
+  result.columnsTotal = header.width;
+  if (header.width > maxColumns) {
+    notes.push(
+      `columns: the header has ${header.width} columns; only the first ${maxColumns} are described ` +
+        "and drafted (the rest are cut)",
+    );
+  }
   result.headerLine = headerIdx + 1;
   result.headerPhysicalLine = header.line;
   result.preambleLines = headerIdx;
@@ -359,7 +439,7 @@ export function sniffCsv(bytes: Uint8Array, options: SniffOptions = {}): SniffRe
     while (end > 0) {
       const r = body[end - 1];
       const filled = r.fields.filter((f) => f !== "").length;
-      const isFooter = !nearWidth(r.fields.length) ||
+      const isFooter = !nearWidth(r.width) ||
         (FOOTER_WORDS.test(r.fields[0] ?? "") && filled <= Math.max(2, Math.floor(width / 2)));
       if (!isFooter) break;
       end--;
@@ -378,12 +458,22 @@ export function sniffCsv(bytes: Uint8Array, options: SniffOptions = {}): SniffRe
   } else {
     notes.push("only the start of the file was read: footer lines (totals) could not be checked");
   }
-  const odd = body.filter((r) => r.fields.length !== header.fields.length).length;
+  const odd = body.filter((r) => r.width !== header.width).length;
   if (odd > 0) {
-    notes.push(`${odd} data record(s) have a field count other than the header's ${header.fields.length}`);
+    notes.push(`${odd} data record(s) have a field count other than the header's ${header.width}`);
   }
+  // Counts cover the records examined (with a note when that is not the whole sample).
   result.dataRecords = body.length;
   result.records = body.slice(0, maxRecords).map((r) => r.fields);
+  // The classification's cost is records times columns: a wide sample classifies fewer records.
+  const cellRecords = Math.max(1, Math.floor(SNIFF_MAX_CELLS / Math.min(header.width, maxColumns)));
+  if (body.length > cellRecords) {
+    body = body.slice(0, cellRecords);
+    notes.push(
+      `kinds and separators: read from the first ${cellRecords} data records (at most ${SNIFF_MAX_CELLS} ` +
+        "values are classified)",
+    );
+  }
 
   // Decimal separator: a vote over every value that proves one.
   let dot = 0;
@@ -427,5 +517,9 @@ export function sniffCsv(bytes: Uint8Array, options: SniffOptions = {}): SniffRe
     const values = body.map((r) => r.fields[i] ?? "");
     return classifyColumn(name, i, values, result.decimalSeparator, notes);
   });
+  if (notes.length > SNIFF_MAX_NOTES) {
+    const more = notes.length - (SNIFF_MAX_NOTES - 1);
+    notes.splice(SNIFF_MAX_NOTES - 1, more, `… and ${more} more notes of the same kinds`);
+  }
   return result;
 }

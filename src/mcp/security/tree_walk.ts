@@ -2,9 +2,11 @@
  * A bounded, link-refusing walk of the project root for `bxp_list_files`: entries are `lstat`ed and never
  * followed (links are reported as skipped, never descended into), version-control and dependency folders
  * are skipped, and the walk stops after a number of entries visited, a depth, and a number of files
- * found. Each folder is listed synchronously between two checks that every folder on its way (the root
- * included) is still the same folder and not a link; a folder that changed in between is reported as
- * skipped, and nothing found in it is kept.
+ * found. The bounds bound the work, not only the answer: a folder is read by streaming and reading stops
+ * at the visit budget, and only folders and the files that can still be listed are `lstat`ed. Each folder
+ * is listed between two checks that every folder on its way (the root included) is still the same folder
+ * and not a link; a folder that changed in between is reported as skipped, and nothing found in it is
+ * kept.
  *
  * @example
  * ```ts
@@ -103,37 +105,57 @@ export async function walkTree(root: ProjectRoot, options: TreeWalkOptions): Pro
   const stack: Folder[] = [{ path: start.path, rel: "", depth: 0, chain: [start] }];
   while (stack.length > 0 && truncated === null) {
     const folder = stack.pop() as Folder;
-    const found = listFolder(folder);
+    // Read at most what the visit budget still allows (one more tells that the folder holds more), so a
+    // folder of 300 000 files costs what 20 000 do.
+    const budget = maxVisited - visited;
+    const found = await listFolder(folder, budget + 1);
     if (found === null) {
       if (folder.rel !== "") skip(folder.rel, "changed");
       continue;
     }
     const children: Folder[] = [];
     const kept: TreeFile[] = [];
+    // Files past this many in one folder are cut by `limit` anyway: they are not lstat'ed.
+    const room = options.limit - files.length;
+    let accepted = 0;
     for (const entry of found.entries) {
       if (++visited > maxVisited) {
+        visited = maxVisited;
         truncated = "max-visited";
         break;
       }
       const rel = folder.rel === "" ? entry.name : `${folder.rel}/${entry.name}`;
-      const info = entry.info;
-      if (info === null) skip(rel, "unreadable");
-      else if (info.isSymlink) skip(rel, "symlink");
-      else if (info.isDirectory) {
-        if (protectedFolderIn([entry.name]) !== null) skip(rel, "protected-folder");
-        else if (folder.depth + 1 >= maxDepth) skip(rel, "too-deep");
-        else {
-          const path = join(folder.path, entry.name);
-          children.push({
-            path,
-            rel,
-            depth: folder.depth + 1,
-            chain: [...folder.chain, { path, id: { dev: info.dev, ino: info.ino } }],
-          });
+      const type = entry.type;
+      if (type.isSymlink) skip(rel, "symlink");
+      else if (type.isFile && (OWN_TEMPORARY.test(entry.name) || !options.accept(rel))) continue;
+      else if (type.isFile && accepted > room) continue; // past the limit: counted, never stat'ed
+      else {
+        // Folders (their identity guards the walk), files to list, and entries of unknown type.
+        let info: Deno.FileInfo | null;
+        try {
+          info = Deno.lstatSync(join(folder.path, entry.name));
+        } catch {
+          info = null;
         }
-      } else if (!info.isFile) skip(rel, "not-regular");
-      else if (!OWN_TEMPORARY.test(entry.name) && options.accept(rel)) {
-        kept.push({ path: rel, size: info.size, modified: info.mtime?.toISOString() ?? null });
+        if (info === null) skip(rel, "unreadable");
+        else if (info.isSymlink) skip(rel, "symlink");
+        else if (info.isDirectory) {
+          if (protectedFolderIn([entry.name]) !== null) skip(rel, "protected-folder");
+          else if (folder.depth + 1 >= maxDepth) skip(rel, "too-deep");
+          else {
+            const path = join(folder.path, entry.name);
+            children.push({
+              path,
+              rel,
+              depth: folder.depth + 1,
+              chain: [...folder.chain, { path, id: { dev: info.dev, ino: info.ino } }],
+            });
+          }
+        } else if (!info.isFile) skip(rel, "not-regular");
+        else if (!OWN_TEMPORARY.test(entry.name) && options.accept(rel)) {
+          accepted++;
+          kept.push({ path: rel, size: info.size, modified: info.mtime?.toISOString() ?? null });
+        }
       }
     }
     if (!foldersUnchangedSync(folder.chain)) {
@@ -147,6 +169,7 @@ export async function walkTree(root: ProjectRoot, options: TreeWalkOptions): Pro
       }
       files.push(file);
     }
+    if (accepted > room) truncated ??= "limit";
     // Depth first, in name order: push children reversed so the first name is walked first.
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
     // Let other calls of the session run between folders.
@@ -156,26 +179,33 @@ export async function walkTree(root: ProjectRoot, options: TreeWalkOptions): Pro
   return { files, truncated, skipped, skippedCount, visited };
 }
 
+/** A directory entry as the listing reports it (the type from the folder itself, no lstat). */
+interface ListedEntry {
+  name: string;
+  type: { isFile: boolean; isDirectory: boolean; isSymlink: boolean };
+}
+
 /**
- * One folder's entries with their lstat, read synchronously between two checks of the folder chain; null
- * when the chain changed or the folder cannot be read.
+ * At most `max` entries of one folder, in name order, read by streaming (Deno's async directory reader
+ * yields entries in batches, so reading stops once `max` are in, whatever the folder's size; the
+ * synchronous reader reads a whole folder first) between two checks of the folder chain; null when the
+ * chain changed or the folder cannot be read. A cut folder lists the first `max` entries the file
+ * system yields, sorted.
  */
-function listFolder(
-  folder: Folder,
-): { entries: { name: string; info: Deno.FileInfo | null }[] } | null {
+async function listFolder(folder: Folder, max: number): Promise<{ entries: ListedEntry[] } | null> {
   if (!foldersUnchangedSync(folder.chain)) return null;
-  let names: string[];
+  const entries: ListedEntry[] = [];
   try {
-    names = [...Deno.readDirSync(folder.path)].map((e) => e.name).sort();
+    for await (const e of Deno.readDir(folder.path)) {
+      if (entries.length >= max) break;
+      entries.push({
+        name: e.name,
+        type: { isFile: e.isFile, isDirectory: e.isDirectory, isSymlink: e.isSymlink },
+      });
+    }
   } catch {
     return null;
   }
-  const entries = names.map((name) => {
-    try {
-      return { name, info: Deno.lstatSync(join(folder.path, name)) };
-    } catch {
-      return { name, info: null };
-    }
-  });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return foldersUnchangedSync(folder.chain) ? { entries } : null;
 }

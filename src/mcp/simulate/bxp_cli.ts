@@ -1,6 +1,7 @@
 /**
  * Finding and running the co-located bxp-cli for `bxp_simulate`: an argument vector only (no shell), stdin
- * a pipe that is never written, a minimal environment, capped output capture, a time limit, and a kill on cancellation.
+ * a pipe that is never written, a minimal environment, capped output capture, a time limit, a resident
+ * memory limit where it can be watched, and a kill on cancellation.
  *
  * @module
  */
@@ -9,6 +10,7 @@ import { basename, dirname, fromFileUrl, join } from "../../util/host_path.ts";
 import { ENTRY_MODULES, entryPointFlags } from "../../distribution/entry_points.ts";
 import { type Captured, MAX_CAPTURE_BYTES, readCapped } from "./capture.ts";
 import { type CliProgress, StderrFilter } from "./progress.ts";
+import type { ResidentProbe } from "./memory.ts";
 
 /** How to start bxp-cli: a program and the arguments that come before bxp-cli's own. */
 export interface CliCommand {
@@ -166,6 +168,11 @@ export interface RunOptions {
   watch?: () => Promise<string | null>;
   /** Interval of {@link RunOptions.watch}; default 250 ms. */
   watchMs?: number;
+  /**
+   * The child's whole resident memory, read every `everyMs` (default 50 ms): above `limitBytes` it is
+   * killed and {@link CliRun.memoryExceeded} says what was seen.
+   */
+  memory?: { probe: ResidentProbe; limitBytes: number; everyMs?: number };
 }
 
 /** How a bxp-cli run ended. */
@@ -179,6 +186,10 @@ export interface CliRun {
   timedOut: boolean;
   /** Why {@link RunOptions.watch} stopped the child, or null. */
   stopped: string | null;
+  /** The resident bytes seen when the memory limit killed the child, or null. */
+  memoryExceeded: number | null;
+  /** The most resident memory seen while watching, or null when it was not watched. */
+  peakResidentBytes: number | null;
 }
 
 /**
@@ -243,6 +254,22 @@ export async function runCli(
       watching = false;
     }
   }, options.watchMs ?? 250);
+  let memoryExceeded: number | null = null;
+  let peakResidentBytes: number | null = null;
+  const memory = options.memory;
+  const checkMemory = () => {
+    if (memory === undefined || exited || memoryExceeded !== null) return;
+    const rss = memory.probe(child.pid);
+    if (rss === null) return;
+    peakResidentBytes = Math.max(peakResidentBytes ?? 0, rss);
+    if (rss > memory.limitBytes) {
+      memoryExceeded = rss;
+      kill();
+    }
+  };
+  // A synchronous read of a small /proc file (well under a millisecond), so it runs often: a child can
+  // allocate a few hundred MB a second.
+  const memoryTimer = memory === undefined ? undefined : setInterval(checkMemory, memory.everyMs ?? 50);
   options.signal.addEventListener("abort", kill, { once: true });
   try {
     const status = await child.status;
@@ -255,10 +282,13 @@ export async function runCli(
       stderr: err,
       timedOut,
       stopped,
+      memoryExceeded,
+      peakResidentBytes,
     };
   } finally {
     exited = true;
     clearTimeout(timer);
+    if (memoryTimer !== undefined) clearInterval(memoryTimer);
     if (watcher !== undefined) clearInterval(watcher);
     options.signal.removeEventListener("abort", kill);
     await stdin.close().catch(() => {});

@@ -23,4 +23,5 @@ export { sanitizeWorkspaceId, SIM_ROOT_NAME } from "./workspace.ts";
 export { MAX_TRACE_SAMPLE } from "./report.ts";
 export { MAX_CAPTURE_BYTES } from "./capture.ts";
 export { Gate } from "./gate.ts";
+export { RESIDENT_PROBE_OSES, type ResidentProbe, residentProbe } from "./memory.ts";
 export { outputUri, PAGE_BYTES, parseSimUri, RunStore, traceUri } from "./runs.ts";

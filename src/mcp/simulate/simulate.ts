@@ -1,13 +1,14 @@
 /**
  * `bxp_simulate`: validate the template's input shape, wait for a free slot, stage the config and the CSV
- * in a fresh private workspace, run bxp-cli on it under a time limit, a disk budget and a heap cap, and
+ * in a fresh private workspace, run bxp-cli on it under a time limit, a disk budget, a heap cap and (on
+ * Linux) a limit on the child's whole resident memory, and
  * fold its outputs (streamed: counts, sizes, hashes and first rows) and BXTB trace into a report that fits
  * the caller's byte budget. The full outputs and the trace stay readable as resources of the session.
  *
  * Answers: a report (`ok: true`, the run happened; its outcome is in exit_code/status/diagnostics), bxp's
  * `{"ok":false,"error","detail"}` refusal of a template that cannot be simulated (a domain answer), or the
  * same shape marked `isError` when the host failed (no bxp-cli, staging I/O, spawn, time limit, disk
- * budget). Messages name workspace-relative paths only, never the server's absolute temp folder.
+ * budget, memory limit). Messages name workspace-relative paths only, never the server's absolute temp folder.
  *
  * @module
  */
@@ -26,6 +27,7 @@ import {
   withHeapCap,
 } from "./bxp_cli.ts";
 import { capturedText } from "./capture.ts";
+import { type ResidentProbe, residentProbe } from "./memory.ts";
 import { readEnvQuietly } from "../read_env.ts";
 import { acquireAll, Gate } from "./gate.ts";
 import { MonotonicProgress } from "./progress.ts";
@@ -54,6 +56,11 @@ export interface SimulateLimits {
   diskBudgetBytes: number;
   /** bxp-cli's V8 old-space heap cap, in MiB. */
   heapMiB: number;
+  /**
+   * bxp-cli's whole resident memory, in MiB, above which it is killed (watched where the host has a
+   * resident probe: Linux). Well under 1.5 GB, since it is read every 50 ms while the child allocates.
+   */
+  residentMiB: number;
   /** Simulations running at once in this session. */
   perSession: number;
   /** Kept runs per session (their outputs readable as resources); the oldest is evicted first. */
@@ -68,6 +75,7 @@ export interface SimulateLimits {
 export const DEFAULT_LIMITS: SimulateLimits = {
   diskBudgetBytes: 256 * 1024 * 1024,
   heapMiB: 1024,
+  residentMiB: 1280,
   perSession: 2,
   keepRuns: 8,
   keepBytes: 1024 * 1024 * 1024,
@@ -130,6 +138,11 @@ export interface SimulateHost {
   limits?: Partial<SimulateLimits>;
   /** The process-wide concurrency gate (default: one shared by the whole process). */
   processGate?: Gate;
+  /**
+   * Reads a child's resident memory (default: {@link residentProbe}, Linux only); null: not watched, the
+   * heap cap alone applies.
+   */
+  residentProbe?: ResidentProbe | null;
 }
 
 /** The real host: the process environment, Deno's executable path, and the time limit given. */
@@ -316,6 +329,7 @@ export class Simulator {
           time_limit_s: Math.round(this.#host.timeoutMs / 1000),
           disk_budget_bytes: this.#limits.diskBudgetBytes,
           heap_mib: this.#limits.heapMiB,
+          ...(this.#probe() === null ? {} : { resident_mib: this.#limits.residentMiB }),
         },
       }, sampleRows);
       const links: ResourceLink[] = !kept ? [] : [
@@ -345,7 +359,15 @@ export class Simulator {
     }
   }
 
-  /** Run bxp-cli in `paths`; a failure result for a spawn error, the time limit or the disk budget. */
+  /** The resident-memory probe in force, or null where the child's memory is not watched. */
+  #probe(): ResidentProbe | null {
+    return this.#host.residentProbe === undefined ? residentProbe() : this.#host.residentProbe;
+  }
+
+  /**
+   * Run bxp-cli in `paths`; a failure result for a spawn error, the time limit, the disk budget or the
+   * memory limit.
+   */
   async #run(
     cli: CliCommand,
     template: string,
@@ -369,6 +391,7 @@ export class Simulator {
     ];
     const capped = withHeapCap(cli, this.#limits.heapMiB);
     const budget = this.#limits.diskBudgetBytes;
+    const probe = this.#probe();
     let lastReport = Date.now();
     let lastMessage = SIMULATE_STEPS[3];
     const heartbeat = setInterval(() => {
@@ -393,6 +416,7 @@ export class Simulator {
           const used = await folderBytes(paths.dataDir, paths.inputName, [paths.tracePath]);
           return used > budget ? `wrote ${used} bytes, over the ${budget}-byte disk budget` : null;
         },
+        ...(probe === null ? {} : { memory: { probe, limitBytes: this.#limits.residentMiB * 1048576 } }),
       });
     } catch (error) {
       if (signal.aborted) {
@@ -403,6 +427,18 @@ export class Simulator {
       return { failure: failure("bxp-cli spawn failed", why) };
     } finally {
       clearInterval(heartbeat);
+    }
+    if (run.memoryExceeded !== null) {
+      const seen = Math.round(run.memoryExceeded / 1048576);
+      this.#host.log(`bxp_simulate: bxp-cli killed at ${seen} MiB resident (${paths.id})`);
+      return {
+        failure: failure(
+          `bxp-cli was killed: memory limit. Its resident memory reached ${seen} MiB, over the ` +
+            `${this.#limits.residentMiB} MiB limit per simulation. Simulate a smaller input, or fewer or ` +
+            "smaller rows per record (row_rules rows, long values)",
+          paths.id,
+        ),
+      };
     }
     if (run.timedOut) {
       const seconds = Math.round(this.#host.timeoutMs / 1000);

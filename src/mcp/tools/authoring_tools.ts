@@ -14,7 +14,7 @@ import { parseEncoding } from "../../formats/encoding.ts";
 import { stringArg } from "./args.ts";
 import { loadToolCore } from "./core_loader.ts";
 import { answerSchema, objectSchema, stringProp } from "./schemas.ts";
-import { type BxpTool, CSV_PATH_MAX_BYTES, isResult, READ_ONLY, readUnderRoot } from "./tool_kit.ts";
+import { type BxpTool, isResult, READ_ONLY, readUnderRoot } from "./tool_kit.ts";
 
 /** True when `s` holds a C0 control character (a file name never should). */
 function hasControl(s: string): boolean {
@@ -23,6 +23,20 @@ function hasControl(s: string): boolean {
 }
 
 const TEMPLATE_ID = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+/**
+ * Bytes of a sample the drafter reads and sniffs (the sniffer's own default). The rest of a larger
+ * sample is never read or encoded, so a call's time and memory stay small whatever the sample.
+ */
+export const DRAFT_SAMPLE_BYTES = 1024 * 1024;
+
+/** The first `max` UTF-8 bytes of `text` and whether there was more (encoded without the rest). */
+function headBytes(text: string, max: number): { bytes: Uint8Array; cut: boolean } {
+  // One more byte than the sniffer reads tells it the sample was cut (it then looks for no footer).
+  const buffer = new Uint8Array(max + 1);
+  const { read, written } = new TextEncoder().encodeInto(text, buffer);
+  return { bytes: buffer.subarray(0, written), cut: read < text.length };
+}
 const DELIMITERS = [",", ";", "\t", "|"];
 
 /** `bxp_draft_template`. */
@@ -33,13 +47,15 @@ export const DRAFT_TEMPLATE_TOOL: BxpTool = {
     "separator and thousands grouping, the header line after a preamble, trailing total lines, and each " +
     "column's kind (integer, decimal, date with its bxp date format, boolean, text). Answers JSON: " +
     "{ok, template_id, config (commented JSON5: one $variable per column normalising it, a pass-through " +
-    "rule, an output_schema), detected {...}, columns [...], notes [ambiguities to check]}. Nothing is " +
+    "rule, an output_schema), detected {...}, columns [...], notes [ambiguities to check]}. Bounded: " +
+    "the first MiB of the sample, its first 10000 records and 512 columns are examined (a note says " +
+    "what was cut; detected.columns_total gives the header's width). Nothing is " +
     "written; validate with bxp_validate, try with bxp_simulate, save with bxp_write_config.",
   inputSchema: objectSchema({
     csv: stringProp("The sample's text (UTF-8). Give this or csv_path."),
     csv_path: stringProp(
       "Instead of csv: the sample's path relative to the project root; its bytes are read as they are, " +
-        "so a windows-1250 export is detected as such. At most 16 MiB.",
+        "so a windows-1250 export is detected as such. Only the first MiB is read.",
     ),
     file_name: stringProp("With csv: the sample's file name (gives the template id and file_pattern_in)."),
     template_id: stringProp(
@@ -86,14 +102,15 @@ export const DRAFT_TEMPLATE_TOOL: BxpTool = {
     let bytes: Uint8Array;
     let name: string;
     if (inline !== null) {
-      bytes = new TextEncoder().encode(inline);
+      bytes = headBytes(inline, DRAFT_SAMPLE_BYTES).bytes;
       name = fileName ?? "sample.csv";
     } else if (csvPath !== null) {
+      // Only the head is read (plus one byte, so the sniffer knows there was more).
       const read = await readUnderRoot(
         call,
         context,
         csvPath,
-        (root) => root.readFile(csvPath, { maxBytes: CSV_PATH_MAX_BYTES, what: "CSV sample" }),
+        (root) => root.readHead(csvPath, { maxBytes: DRAFT_SAMPLE_BYTES + 1, what: "CSV sample" }),
       );
       if (isResult(read)) return read;
       bytes = read.bytes;
@@ -110,6 +127,7 @@ export const DRAFT_TEMPLATE_TOOL: BxpTool = {
     const core = await loadToolCore();
     const draft = core.draftConfig(bytes, {
       sampleName: name,
+      maxBytes: DRAFT_SAMPLE_BYTES,
       ...(templateId === null ? {} : { templateId }),
       ...(encoding === null ? {} : { encoding }),
       ...(delimiter === null ? {} : { delimiter }),
@@ -137,6 +155,7 @@ export const DRAFT_TEMPLATE_TOOL: BxpTool = {
           footer_lines: s.footerLines,
           data_records: s.dataRecords,
           truncated: s.truncated,
+          columns_total: s.columnsTotal,
         },
         columns: s.columns.map((c, i) => ({
           name: c.name,

@@ -122,7 +122,8 @@ export const LIST_FILES_TOOL: BxpTool = {
     "matching regular file is listed whatever its extension. Symbolic links are never followed (listed " +
     `under skipped), and ${PROTECTED_FOLDERS.join(", ")} folders are skipped. Bounded: at most 'limit' ` +
     `files (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}), ${MAX_VISITED} entries visited and ` +
-    `${MAX_DEPTH} folder levels; 'truncated' says when the list is incomplete and why. Use the paths as ` +
+    `${MAX_DEPTH} folder levels (a larger folder is not read past the entry budget); 'truncated' and ` +
+    "'note' say when the list is incomplete and why. Use the paths as " +
     "'path' or 'csv_path' of the other tools.",
   inputSchema: objectSchema({
     glob: stringProp(`Optional filter on the relative path (at most ${MAX_GLOB_LENGTH} characters).`),
@@ -155,6 +156,7 @@ export const LIST_FILES_TOOL: BxpTool = {
       description: "Entries not listed or not entered (the first 100).",
     },
     skipped_count: integerProp("All skipped entries."),
+    note: stringProp("When truncated: what was cut and how to see the rest."),
   }, ["files", "count", "truncated", "visited", "skipped", "skipped_count"]),
   allowStructured: true,
   annotations: READ_ONLY,
@@ -178,6 +180,13 @@ export const LIST_FILES_TOOL: BxpTool = {
     }
     try {
       const walked = await walkTree(root, { accept, limit });
+      const note = walked.truncated === "max-visited"
+        ? `the walk stopped after ${MAX_VISITED} entries (a folder with more entries is read only up to ` +
+          "there, and what it lists is not the first names in order): the list is incomplete. Move " +
+          "inputs into smaller folders, or look at one file by path."
+        : walked.truncated === "limit"
+        ? `more files match than 'limit' (${limit}): raise limit (at most ${LIST_LIMIT_MAX}) or narrow 'glob'.`
+        : null;
       return {
         text: JSON.stringify({
           files: walked.files.map((f) => ({ ...f, kind: fileKind(f.path) })),
@@ -186,6 +195,7 @@ export const LIST_FILES_TOOL: BxpTool = {
           visited: walked.visited,
           skipped: walked.skipped,
           skipped_count: walked.skippedCount,
+          ...(note === null ? {} : { note }),
         }),
       };
     } catch (error) {
@@ -214,7 +224,9 @@ export const PEEK_CSV_TOOL: BxpTool = {
     "csv_header_line counts it: among non-empty lines) after any preamble, the column names and kinds, " +
     `and the first 'rows' records (default ${PEEK_ROWS_DEFAULT}, at most ${PEEK_ROWS_MAX}) decoded as a ` +
     `run would read them; fields over ${PEEK_FIELD_CHARS} characters are cut with a '…[+N chars]' ` +
-    "marker. 'config_settings' holds the matching config keys. 'notes' lists ambiguities to check. " +
+    "marker. At most the first 10000 records and 512 columns are examined (columns_total gives the " +
+    "header's width; a note says what was cut). 'config_settings' holds the matching config keys. " +
+    "'notes' lists ambiguities to check. " +
     "'encoding' / 'delimiter' force a choice instead of detecting it.",
   inputSchema: objectSchema({
     path: stringProp("The file, relative to the project root (e.g. from bxp_list_files)."),
@@ -241,6 +253,7 @@ export const PEEK_CSV_TOOL: BxpTool = {
     header_line: integerProp("As csv_header_line counts it (1-based among non-empty lines)."),
     header_physical_line: integerProp("1-based line of the header in the file."),
     preamble_lines: integerProp(),
+    columns_total: integerProp("The header's field count; only the first 512 are in columns and records."),
     columns: {
       type: "array",
       items: objectSchema({
@@ -313,6 +326,7 @@ export const PEEK_CSV_TOOL: BxpTool = {
         header_line: s.headerLine,
         header_physical_line: s.headerPhysicalLine,
         preamble_lines: s.preambleLines,
+        columns_total: s.columnsTotal,
         columns: s.columns.map((c) => ({
           name: clipField(c.name),
           index: c.index,

@@ -23,6 +23,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   MAX_BYTES,
   PROCESS_CONCURRENCY,
+  RESIDENT_PROBE_OSES,
   SAMPLE_ROWS,
 } from "../simulate/mod.ts";
 
@@ -60,7 +61,8 @@ export const SIMULATE_TOOL: BxpTool = {
     "what bxp_eval and bxp_validate cannot (pre_pass, LOOKUP, row_rules). CSV-input templates only. " +
     `Limits: ${DEFAULT_TIMEOUT_MS / 1000} s per run; ${DEFAULT_LIMITS.diskBudgetBytes / MiB} MiB of ` +
     `outputs and trace per run (bxp-cli is killed beyond it); a ${DEFAULT_LIMITS.heapMiB} MiB heap for ` +
-    `bxp-cli; ${DEFAULT_LIMITS.perSession} runs at once per session and ${PROCESS_CONCURRENCY} per ` +
+    `bxp-cli and, on ${RESIDENT_PROBE_OSES}, ${DEFAULT_LIMITS.residentMiB} MiB of resident memory for its ` +
+    `whole process (killed beyond it: 'memory limit'); ${DEFAULT_LIMITS.perSession} runs at once per session and ${PROCESS_CONCURRENCY} per ` +
     `server (later calls queue; queued_ms says how long); the last ${DEFAULT_LIMITS.keepRuns} runs ` +
     `(${DEFAULT_LIMITS.keepBytes / MiB} MiB) are kept for reading. ok:true means the run took place; ` +
     "read exit_code/status/diagnostics for its outcome (0 ok, 2 warnings, 1 error).",
