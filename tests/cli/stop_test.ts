@@ -8,7 +8,9 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { zipSync } from "fflate";
 import { entryArgs } from "../_support/processes.ts";
+import { buildXlsx, type Cell } from "../_support/xlsx_builder.ts";
 
 /** Milliseconds of CPU per row on a 2-core machine: 200,000 rows are far more work than any test waits for. */
 const HEAVY = "LEN(REPLACE(REPLACE(LPAD([h],65535,'a'),'a','bb'),'b','cc'))";
@@ -52,7 +54,7 @@ async function stopWhileConverting(
   dir: string,
   env: Record<string, string>,
   signal: Deno.Signal,
-  ready: (lines: Progress[]) => boolean,
+  ready: (lines: Progress[]) => boolean | Promise<boolean>,
   beforeSignal: () => Promise<void> = async () => {},
 ): Promise<{ code: number; ms: number; stderr: string }> {
   const child = new Deno.Command(Deno.execPath(), {
@@ -83,7 +85,7 @@ async function stopWhileConverting(
   });
   const giveUp = Date.now() + START_BOUND_MS;
   try {
-    while (!ready(lines)) {
+    while (!await ready(lines)) {
       assert.ok(!exited, `bxp-cli ended before it was converting:\n${stderr}`);
       assert.ok(Date.now() < giveUp, `no progress showing work within ${START_BOUND_MS} ms:\n${stderr}`);
       await new Promise<void>((resolve) => {
@@ -202,5 +204,65 @@ Deno.test("a run that cannot stop on its own: the progress lines keep coming whi
     await assertStopped(dir, r, "SIGTERM");
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** True once a staged output in `dir` has bytes: a preparation pass is writing it. */
+async function writing(dir: string): Promise<boolean> {
+  for (const name of await tempsIn(dir)) {
+    try {
+      if ((await Deno.stat(join(dir, name))).size > 0) return true;
+    } catch {
+      // renamed or removed meanwhile
+    }
+  }
+  return false;
+}
+
+/** A template over the prepared CSV whose rows are expensive too: a signal a little late still stops it. */
+function preparedConfig(container: string, pattern: string): string {
+  return `{conversion_templates: {t: {data_dir: ".", ${container}, file_pattern_in: "${pattern}",
+    file_pattern_out: ".o", input_schema: {$v: "${HEAVY}"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+    output_schema: {v: "$v"}}}}`;
+}
+
+Deno.test("unpacking a zip member and extracting an xlsx sheet stop on SIGTERM / SIGINT", async () => {
+  const cases: { name: string; signal: "SIGTERM" | "SIGINT"; setup: (dir: string) => Promise<void> }[] = [{
+    name: "zip",
+    signal: "SIGTERM",
+    setup: async (dir) => {
+      // 24 million rows inflate from a few dozen KB: seconds of inflating and writing.
+      const member = new TextEncoder().encode("h\n" + "x\n".repeat(24_000_000));
+      await Deno.writeFile(join(dir, "big.zip"), zipSync({ "a.csv": member }));
+      await Deno.writeTextFile(join(dir, "c.json"), preparedConfig("zip_input: {}", ".csv"));
+    },
+  }, {
+    name: "xlsx",
+    signal: "SIGINT",
+    setup: async (dir) => {
+      // A million rows of sheet XML: seconds of scanning on the main thread.
+      const rows = new Map<number, Cell[]>([[1, ["h"]]]);
+      for (let r = 2; r <= 1_000_000; r++) rows.set(r, [{ xml: '<c r="REF"><v>1</v></c>' }]);
+      await Deno.writeFile(join(dir, "book.xlsx"), buildXlsx([{ name: "S", rows }]));
+      await Deno.writeTextFile(
+        join(dir, "c.json"),
+        preparedConfig('xlsx_sheet: {name: "S", header_row: 1, output_suffix: "_s.csv"}', "_s.csv"),
+      );
+    },
+  }];
+  for (const c of cases) {
+    const dir = await Deno.makeTempDir({ prefix: `bxp-stop-${c.name}-` });
+    try {
+      await c.setup(dir);
+      const r = await stopWhileConverting(dir, { BXP_WORKERS: "0" }, c.signal, () => writing(dir));
+      await assertStopped(dir, r, c.signal);
+      // Where the signal landed (a fast machine may have finished preparing: then the conversion stopped).
+      console.log(`  ${c.name}: stopped while preparing: ${!/"records":[1-9]/.test(r.stderr)}`);
+      for await (const e of Deno.readDir(dir)) {
+        assert.ok(e.name === "c.json" || e.name.startsWith("big.") || e.name.startsWith("book."), e.name);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
   }
 });
