@@ -35,6 +35,7 @@ import json
 import os
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -280,7 +281,11 @@ class Staged:
     def __init__(self, target: str):
         self.target = target
         folder, name = os.path.split(target)
-        self.temp = os.path.join(folder, f".{name}.bxp-ray-{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
+        base = os.path.join(folder, f".{name}.bxp-ray-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+        self.temp = base + ".tmp"
+        # The target's previous content while the outputs are committed (see commit_all).
+        self.backup = base + ".old"
+        self.committed = False
         self._fs = None
         if _is_url(target):
             import fsspec
@@ -303,6 +308,51 @@ class Staged:
             self._fs.mv(self.temp, self.target)
         else:
             os.replace(self.temp, self.target)
+        self.committed = True
+
+    def keep_previous(self) -> bool:
+        """Keeps the target's current content aside (a hard link, else a copy); False when there is none."""
+        if self._fs is not None:
+            if not self._fs.exists(self.target):
+                return False
+            self._fs.copy(self.target, self.backup)
+            return True
+        if not os.path.lexists(self.target):
+            return False
+        try:
+            os.link(self.target, self.backup)
+        except OSError:
+            shutil.copy2(self.target, self.backup)
+        return True
+
+    def roll_back(self, kept: bool) -> None:
+        """Undoes :meth:`commit`: the kept previous content back in place, or no file where there was none."""
+        if self.committed:
+            if kept:
+                self._move(self.backup, self.target)
+            else:
+                self._remove(self.target)
+            self.committed = False
+        elif kept:
+            self._remove(self.backup)
+
+    def drop_previous(self) -> None:
+        try:
+            self._remove(self.backup)
+        except OSError:
+            pass  # a stray .old file is harmless; the outputs are all in place
+
+    def _move(self, src: str, dst: str) -> None:
+        if self._fs is not None:
+            self._fs.mv(src, dst)
+        else:
+            os.replace(src, dst)
+
+    def _remove(self, path: str) -> None:
+        if self._fs is not None:
+            self._fs.rm(path)
+        else:
+            os.unlink(path)
 
     def abort(self) -> None:
         self.close()
@@ -313,6 +363,60 @@ class Staged:
                 os.unlink(self.temp)
         except FileNotFoundError:
             pass
+
+
+def target_problem(target: str, inputs: Iterable[str] = ()) -> str | None:
+    """Why ``target`` cannot be written: it is one of the inputs, or something other than a regular file
+    (a folder, a link) is at its name. None when it is absent or a regular file (replaced on commit)."""
+    if not _is_url(target):
+        real = os.path.realpath(_local(target))
+        for i in inputs:
+            if not _is_url(i) and os.path.realpath(_local(i)) == real:
+                return f"output '{target}' is the input '{i}': writing it would overwrite the input"
+        try:
+            st = os.lstat(_local(target))
+        except FileNotFoundError:
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            what = "a folder" if stat.S_ISDIR(st.st_mode) else "a link" if stat.S_ISLNK(st.st_mode) else "not a file"
+            return f"output '{target}' exists and is {what}: it is never replaced"
+        return None
+    import fsspec
+
+    fs, _, _ = fsspec.get_fs_token_paths(target)
+    if fs.exists(target) and fs.isdir(target):
+        return f"output '{target}' exists and is a folder: it is never replaced"
+    return None
+
+
+def commit_all(staged: list[Staged]) -> None:
+    """Puts every staged output in place, or none: every target is checked before the first rename, and a
+    rename that fails all the same undoes the ones before it (each target gets its previous content back)."""
+    for s in staged:
+        problem = target_problem(s.target)
+        if problem is not None:
+            raise JobError(f"{problem}; nothing was written")
+    done: list[tuple[Staged, bool]] = []
+    try:
+        for s in staged:
+            kept = s.keep_previous()
+            done.append((s, kept))
+            s.commit()
+    except Exception as err:  # noqa: BLE001 (fsspec backends raise their own kinds)
+        failed = done[-1][0].target if done else staged[0].target
+        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        left = []
+        for s, kept in reversed(done):
+            try:
+                s.roll_back(kept)
+            except Exception as undo:  # noqa: BLE001
+                left.append(f"'{s.target}' ({undo})")
+        if left:
+            raise JobError(f"cannot put '{failed}' in place ({why}); could not restore {', '.join(left)}") from err
+        raise JobError(f"cannot put '{failed}' in place ({why}); no output was changed") from err
+    for s, kept in done:
+        if kept:
+            s.drop_previous()
 
 
 class Framed:
@@ -394,6 +498,15 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
     plan = json.loads(plan_run.stdout)
     for n in plan["ignored"]:
         print(f"note: '{n}' does not end with the template's file_pattern_in; not an input", file=sys.stderr)
+
+    # Every target checked before any work: a folder at an output's name, or an output that is an input.
+    targets = [join_out(opts.output, item["output"]) for item in plan["inputs"]]
+    if plan["combined_name"] is not None and plan["inputs"]:
+        targets.append(join_out(opts.output, plan["combined_name"]))
+    for t in targets:
+        problem = target_problem(t, opts.inputs)
+        if problem is not None:
+            raise JobError(f"{problem}; nothing was written")
 
     remote = {"max_retries": opts.max_retries, "retry_exceptions": [PieceCrashed]}
     count_r = ray.remote(**remote)(task_count)
@@ -503,8 +616,7 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
             code = 1
         if code == 1:
             raise _Abort()
-        for s in staged:
-            s.commit()
+        commit_all(staged)
         staged = []
         return code
     except _Abort:

@@ -97,7 +97,7 @@ export function selectInputs(
 }
 
 /** Reports and counts the warnings among `stats.findings` from index `from` on (see {@link findingWarning}). */
-export function countFindingWarnings(
+function countFindingWarnings(
   stats: SectionStats,
   from: number,
   delimiter: string,

@@ -457,3 +457,100 @@ Deno.test({
     }
   },
 });
+
+/** Some python3 (Ray not needed), or null. */
+async function plainPython(): Promise<string | null> {
+  for (const candidate of ["python3", python].filter((p) => p !== "")) {
+    try {
+      const out = await new Deno.Command(candidate, { args: ["--version"], stdout: "null", stderr: "null" })
+        .output();
+      if (out.success) return candidate;
+    } catch {
+      // not there
+    }
+  }
+  return null;
+}
+
+const python3 = await plainPython();
+
+Deno.test({
+  name: "ray job commit (plain python3, real files): a rename failing midway rolls back the earlier ones",
+  ignore: python3 === null,
+  async fn() {
+    const r = await run(python3!, [join(REPO_ROOT, "tests/integrations/ray/commit_test.py")], REPO_ROOT);
+    const lines = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    assert(lines.some((l) => l.done === true), `the checks did not finish (exit ${r.code}):\n${r.stderr}`);
+    assertEquals(lines.filter((l) => l.ok === false).map((l) => `${l.check}: ${l.detail}`), []);
+    assertEquals(r.code, 0, r.stderr);
+  },
+});
+
+Deno.test({
+  name: "ray job: a folder at an output's name fails the job before anything is written or changed",
+  ignore: skip !== null,
+  sanitizeResources: false,
+  async fn() {
+    const { dir, input, out } = await smallFolder();
+    try {
+      // The combined output is committed first: an older copy of it must survive the failed job as it was.
+      await Deno.writeTextFile(join(out, "1-t-combined.out"), "older\n");
+      await Deno.mkdir(join(out, "in.out"));
+      const cli = (await bxpCliCommand()).map((a) => `'${a}'`).join(" ");
+      const job = await run(python, jobArgs(dir, input, out, cli), dir);
+      assertEquals(job.code, 1, job.stderr.slice(-2000));
+      assert(
+        job.stderr.includes(`error: output '${join(out, "in.out")}' exists and is a folder`),
+        job.stderr.slice(-2000),
+      );
+      assertEquals([...Deno.readDirSync(out)].map((e) => e.name).sort(), ["1-t-combined.out", "in.out"]);
+      assertEquals(await Deno.readTextFile(join(out, "1-t-combined.out")), "older\n");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "ray job: colliding outputs (an input named like the combined output, an output that is an input) exit 1",
+  ignore: skip !== null,
+  sanitizeResources: false,
+  async fn() {
+    const { dir, input, out } = await smallFolder();
+    try {
+      const cli = (await bxpCliCommand()).map((a) => `'${a}'`).join(" ");
+      // '1-t-combined.csv' converts to '1-t-combined.out', the combined output's name.
+      const clash = join(dir, "1-t-combined.csv");
+      await Deno.copyFile(input, clash);
+      const args = jobArgs(dir, input, out, cli);
+      const job = await run(python, [...args, clash], dir);
+      assertEquals(job.code, 1, job.stderr.slice(-2000));
+      assert(
+        job.stderr.includes("error: template 't': input '1-t-combined.csv' would write '1-t-combined.out'"),
+        job.stderr.slice(-2000),
+      );
+      assertEquals([...Deno.readDirSync(out)], []);
+
+      // Written into the inputs' own folder, 'in.x' (file_pattern_in '.x') would become 'in.out' -- an input
+      // given on the command line (and ignored by the template): never overwritten.
+      const config = JSON.parse(await Deno.readTextFile(join(dir, "c.json")));
+      config.conversion_templates.t.file_pattern_in = ".x";
+      await Deno.writeTextFile(join(dir, "c.json"), JSON.stringify(config));
+      await Deno.copyFile(input, join(dir, "in.x"));
+      await Deno.writeTextFile(join(dir, "in.out"), "precious\n");
+      const own = await run(python, [
+        ...args.slice(0, args.indexOf("--output") + 1),
+        dir,
+        ...args.slice(args.indexOf("--output") + 2, -1),
+        join(dir, "in.x"),
+        join(dir, "in.out"),
+      ], dir);
+      assertEquals(own.code, 1, own.stderr.slice(-2000));
+      assert(own.stderr.includes(`is the input '${join(dir, "in.out")}'`), own.stderr.slice(-2000));
+      assertEquals(await Deno.readTextFile(join(dir, "in.out")), "precious\n");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
