@@ -93,7 +93,18 @@ function installSignalCleanup(): void {
   }
 }
 
-/** `--exit-on-stdin-eof`: reads stdin to its end in the background, then stops the run with exit 1. */
+const STDIN_EOF_MESSAGE =
+  "error: stdin reached end of file (--exit-on-stdin-eof): the parent process is gone; the run stopped";
+
+/** Why the run stopped, by exit code: a signal (130, 143) or stdin's end (1). */
+function stopMessage(code: number): string {
+  return code === 1 ? STDIN_EOF_MESSAGE : interruptedMessage(code);
+}
+
+/**
+ * `--exit-on-stdin-eof`: reads stdin to its end in the background, then stops the run with exit 1 (an idle
+ * main thread; the watcher thread reads it too, for a busy one).
+ */
 function watchStdinEof(): void {
   (async () => {
     const buf = new Uint8Array(4096);
@@ -104,10 +115,7 @@ function watchStdinEof(): void {
     } catch {
       // a read error means the pipe is gone too
     }
-    stopNow(
-      "error: stdin reached end of file (--exit-on-stdin-eof): the parent process is gone; the run stopped",
-      1,
-    );
+    stopNow(STDIN_EOF_MESSAGE, 1);
   })();
 }
 
@@ -356,7 +364,7 @@ export async function runConversionCommand(o: CliOptions, source: ConfigText | n
   // This thread's ticker draws the first live line, clears it before messages and finishes the output; the
   // watcher thread ticks (a busy thread fires no timers) and catches the signals.
   const ticker = new ProgressTicker(counters);
-  const watch = startRunWatch(counters, (code) => stopNow(interruptedMessage(code), code));
+  const watch = startRunWatch(counters, (code) => stopNow(stopMessage(code), code), o.exitOnStdinEof);
   finishProgress = () => ticker.stop();
   const workers = parallelOptions(reference, counters.stop);
   if (o.progressJson) {

@@ -17,6 +17,7 @@
  */
 
 import { ProgressTicker, type SharedProgress } from "./progress.ts";
+import type { WatchRequest } from "./run_watch_worker.ts";
 
 /** A running watcher thread. */
 export interface RunWatch {
@@ -31,9 +32,14 @@ export interface RunWatch {
 
 /**
  * Starts the watcher thread over `progress` and makes `progress.stop` answer its stop flag: once a signal
- * came, the engine's next check calls `onStop(code)`, which must end the process.
+ * came (or, with `stdinEof`, stdin's end: code 1), the engine's next check calls `onStop(code)`, which must
+ * end the process.
  */
-export function startRunWatch(progress: SharedProgress, onStop: (code: number) => never): RunWatch {
+export function startRunWatch(
+  progress: SharedProgress,
+  onStop: (code: number) => never,
+  stdinEof = false,
+): RunWatch {
   progress.stop = {
     requested: () => {
       const code = progress.stopCode();
@@ -53,7 +59,7 @@ export function startRunWatch(progress: SharedProgress, onStop: (code: number) =
       resolve();
     };
   });
-  worker.postMessage(progress.memory);
+  worker.postMessage({ memory: progress.memory, stdinEof } satisfies WatchRequest);
   return {
     ready,
     close: () => {

@@ -53,15 +53,21 @@ async function tempsIn(dir: string): Promise<string[]> {
 async function stopWhileConverting(
   dir: string,
   env: Record<string, string>,
-  signal: Deno.Signal,
+  signal: Deno.Signal | "stdin-eof",
   ready: (lines: Progress[]) => boolean | Promise<boolean>,
   beforeSignal: () => Promise<void> = async () => {},
 ): Promise<{ code: number; ms: number; stderr: string }> {
+  const eof = signal === "stdin-eof";
   const child = new Deno.Command(Deno.execPath(), {
-    args: entryArgs("bxp-cli", ["--config", "c.json", "--progress=json"]),
+    args: entryArgs("bxp-cli", [
+      "--config",
+      "c.json",
+      "--progress=json",
+      ...(eof ? ["--exit-on-stdin-eof"] : []),
+    ]),
     cwd: dir,
     env,
-    stdin: "null",
+    stdin: eof ? "piped" : "null",
     stdout: "null",
     stderr: "piped",
   }).spawn();
@@ -95,7 +101,8 @@ async function stopWhileConverting(
     }
     await beforeSignal();
     const sent = performance.now();
-    child.kill(signal);
+    if (eof) await child.stdin.close();
+    else child.kill(signal);
     const killer = setTimeout(() => child.kill("SIGKILL"), STOP_BOUND_MS * 4);
     const s = await status;
     const ms = Math.round(performance.now() - sent);
@@ -191,6 +198,20 @@ Deno.test("a busy pre_pass stops on SIGTERM (serial) and on SIGINT (blocks)", as
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
+  }
+});
+
+Deno.test("--exit-on-stdin-eof stops a busy run once stdin ends (exit 1, no temporary file)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-stop-eof-" });
+  try {
+    await heavyCase(dir, MAIN_PASS);
+    const r = await stopWhileConverting(dir, { BXP_WORKERS: "0" }, "stdin-eof", converting, expectTemp(dir));
+    assert.equal(r.code, 1, r.stderr);
+    assert.ok(r.ms < STOP_BOUND_MS, `stopped only after ${r.ms} ms`);
+    assert.match(r.stderr, /error: stdin reached end of file \(--exit-on-stdin-eof\)/);
+    assert.deepEqual(await tempsIn(dir), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
