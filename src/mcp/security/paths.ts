@@ -30,7 +30,8 @@
  */
 
 import { loadNodeFs, nodeFs, type NodeStats } from "./node_fs.ts";
-import { type Beneath, beneath, BeneathError } from "./beneath.ts";
+import { type Beneath, beneath, BeneathError, beneathUnavailable } from "./beneath.ts";
+import { logToStderr } from "../stderr_log.ts";
 import { join, relative, resolve, sep } from "../../util/host_path.ts";
 import { concatBytes } from "../../util/bytes.ts";
 
@@ -344,7 +345,10 @@ export class ProjectRoot {
   beneathHandle(): RootHandle | null {
     if (this.#handle !== null) return this.#handle;
     const fs = this.#os === Deno.build.os ? beneath() : null;
-    if (fs === null) return null;
+    if (fs === null) {
+      warnPathChecksOnly(this.#os);
+      return null;
+    }
     let fd: number;
     try {
       fd = fs.openRoot(this.path);
@@ -546,6 +550,22 @@ interface OpenedFile {
   size: number;
   read(buffer: Uint8Array, offset: number, length: number): Promise<number>;
   close(): void;
+}
+
+let warnedPathChecksOnly = false;
+
+/**
+ * Says once, on stderr, that a platform which has descriptor-relative opens is guarded by the path checks
+ * alone (no C library at a granted path, say): that guard narrows the race with a concurrent local process
+ * but cannot close it, and an operator must not believe otherwise. Windows has no such calls: nothing to say.
+ */
+function warnPathChecksOnly(os: string): void {
+  if (warnedPathChecksOnly || (os !== "linux" && os !== "darwin") || os !== Deno.build.os) return;
+  warnedPathChecksOnly = true;
+  logToStderr(
+    `warning: files under the root are opened by path, not beneath the root's descriptor (${beneathUnavailable()}); ` +
+      "a concurrent local process may race the checks (see docs/security.md)",
+  );
 }
 
 /** The root's directory descriptor and the calls that resolve beneath it. */
