@@ -71,7 +71,8 @@ Deno.test({
     try {
       const config = JSON.stringify({
         conversion_templates: { t: { data_dir: ".", file_pattern_in: ".csv" } },
-        fake: { allocate: { chunkBytes: 16 * 1048576 } },
+        // At most 768 MiB, so a limit that failed to stop it cannot hurt the machine.
+        fake: { allocate: { chunkBytes: 16 * 1048576, maxBytes: 768 * 1048576 } },
       });
       const started = Date.now();
       const result = await simulator.simulate(
@@ -145,6 +146,63 @@ Deno.test({
         "limit plus overshoot < 1.5 GB",
       );
     } finally {
+      await server.close();
+      await server.dispose();
+    }
+  },
+});
+
+/** VmRSS of process `pid` in KiB, or null once it is gone. */
+function residentKb(pid: number): number | null {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1] ?? "0");
+  } catch {
+    return null;
+  }
+}
+
+Deno.test({
+  name:
+    "through bxp-mcp, a fan-out bxp_simulate is killed under 1.5 GB of resident memory with 'memory limit'",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const server = await ServerProcess.start();
+    let peakKb = 0;
+    let watching = true;
+    let guardKilled = false;
+    // The test's own evidence of the bound, read from outside; it also keeps a regression from eating
+    // the machine (the child is killed past 1.6 GB, which fails the test).
+    const watcher = (async () => {
+      while (watching) {
+        const pid = Number(/bxp-cli pid (\d+)/.exec(server.stderr)?.[1] ?? "0");
+        const kb = pid > 0 ? residentKb(pid) : null;
+        if (kb !== null) {
+          peakKb = Math.max(peakKb, kb);
+          if (kb > 1_600_000) {
+            guardKilled = true;
+            Deno.kill(pid, "SIGKILL");
+          }
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    try {
+      const csv = "A\n" + Array.from({ length: 40 }, (_, i) => String(i + 1)).join("\n") + "\n";
+      await server.call("s", "bxp_simulate", { config: FAN_OUT, template: "fan", csv });
+      const answer: Wire = (await server.response("s", 150_000)).result;
+      const body = JSON.parse(answer.content[0].text);
+      assert.equal(guardKilled, false, `the child passed 1.6 GB (${Math.round(peakKb / 1024)} MiB)`);
+      assert.equal(answer.isError, true, JSON.stringify(body).slice(0, 400));
+      assert.match(body.error, /^bxp-cli was killed: memory limit\./, body.error);
+      assert.match(body.error, new RegExp(`over the ${DEFAULT_LIMITS.residentMiB} MiB limit per simulation`));
+      assert.ok(peakKb * 1024 < 1.5e9, `bxp-cli peaked at ${Math.round(peakKb / 1024)} MiB`);
+      assert.match(server.stderr, /bxp-cli killed at \d+ MiB resident/);
+      // The session goes on.
+      await server.send({ jsonrpc: "2.0", id: "p", method: "ping" });
+      assert.deepEqual((await server.response("p")).result, {});
+    } finally {
+      watching = false;
+      await watcher;
       await server.close();
       await server.dispose();
     }
