@@ -253,7 +253,6 @@ async function run(
   progress: ProgressCounters | null,
   source: ConfigText | null,
   reference: boolean,
-  watching: Promise<void>,
 ): Promise<{ overall: SectionStats; templates: TemplateSummary[]; aborted: boolean }> {
   const started = performance.now();
   const env = {
@@ -303,8 +302,6 @@ async function run(
     return fail(`error: path argument contains dangerous characters or too many '../': ${o.data}\n`);
   }
 
-  // The watcher thread started beside the config checks; from here on the main thread may stay busy.
-  await watching;
   const result = await runConversion({
     config: loaded.config,
     templateId: o.template,
@@ -399,7 +396,6 @@ export async function runConversionCommand(o: CliOptions, source: ConfigText | n
       counters,
       source,
       reference,
-      watch.ready,
     );
   } finally {
     workers.close();
