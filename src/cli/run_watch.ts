@@ -32,7 +32,11 @@ export interface RunWatch {
  */
 export const WATCH_AFTER_MS = 100;
 
-/** Stop checks between looks at the clock, before the thread has started (a clock read costs more). */
+/**
+ * Stop checks between looks at the clock once the run is under way, before the thread has started (a clock
+ * read costs more than the check). The first checks look at checks 1, 2, 4, ... 64, so rows that take
+ * milliseconds each start the thread within a few of them.
+ */
 const CHECKS_PER_CLOCK = 64;
 
 /**
@@ -65,14 +69,16 @@ export function startRunWatch(
   const timer = setTimeout(start, afterMs);
   Deno.unrefTimer(timer);
   let checks = 0;
+  const lookAtClock = () => {
+    const n = ++checks;
+    if ((n & (n - 1)) !== 0 && n % CHECKS_PER_CLOCK !== 0) return;
+    if (performance.now() >= startAt) start();
+  };
   progress.stop = {
     requested: () => {
       const code = progress.stopCode();
       if (code !== 0) onStop(code);
-      if (worker === null && ++checks >= CHECKS_PER_CLOCK) {
-        checks = 0;
-        if (performance.now() >= startAt) start();
-      }
+      if (worker === null) lookAtClock();
       return false;
     },
   };

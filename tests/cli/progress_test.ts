@@ -168,6 +168,8 @@ const hasScript = (() => {
   }
 })();
 
+// Whatever the machine's speed: the line is drawn as soon as the run knows its input is large (not on a
+// first timer tick, which a fast run or a busy thread may never reach), and cleared when it ends.
 Deno.test({
   name: "on a terminal a large run draws the live line on stderr and clears it at the end",
   ignore: !hasScript,
