@@ -71,7 +71,7 @@ export function startRunWatch(
   let checks = 0;
   const lookAtClock = () => {
     const n = ++checks;
-    if ((n & (n - 1)) !== 0 && n % CHECKS_PER_CLOCK !== 0) return;
+    if ((n & (n - 1)) !== 0 && (n & (CHECKS_PER_CLOCK - 1)) !== 0) return;
     if (performance.now() >= startAt) start();
   };
   progress.stop = {
