@@ -88,6 +88,15 @@ export function formatProgressLine(p: ProgressCounters, elapsedMs: number): stri
 
 const encoder = new TextEncoder();
 
+/** Progress is best effort: a stderr that is gone (a closed pipe) must not fail the run nor the watcher. */
+function writeStderr(text: string): void {
+  try {
+    Deno.stderr.writeSync(encoder.encode(text));
+  } catch {
+    // nobody reads it any more
+  }
+}
+
 /** The shared memory of a run's counters and control flags (posted to the watcher thread). */
 export interface ProgressMemory {
   /** Float64: records, bytes, total bytes, start time (ms since the epoch). */
@@ -212,7 +221,7 @@ export class ProgressTicker {
 
   constructor(
     progress: SharedProgress,
-    write: (text: string) => void = (t) => void Deno.stderr.writeSync(encoder.encode(t)),
+    write: (text: string) => void = writeStderr,
     now: () => number = epochNow,
   ) {
     this.#p = progress;
