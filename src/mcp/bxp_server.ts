@@ -110,7 +110,14 @@ function clientRootResolver(
   };
   return async (call) => {
     const state: RootsState = call?.modern ? requestRoots(call) : await roots.current();
-    if (state.kind === "unsupported") return refuse("the client does not offer MCP roots");
+    if (state.kind === "unsupported") {
+      // 2026-07-28 deprecates roots (SEP-2577): a modern client without them is the expected case.
+      return refuse(
+        call?.modern
+          ? "the 2026-07-28 request offers no MCP roots (deprecated in that revision)"
+          : "the client does not offer MCP roots",
+      );
+    }
     if (state.kind === "unavailable") return refuse(state.reason);
     const files = state.roots.filter((r) => r.uri.toLowerCase().startsWith("file://"));
     if (files.length !== 1) return refuse(`the client offers ${files.length} file:// roots, not exactly one`);

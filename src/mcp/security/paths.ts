@@ -104,7 +104,7 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)
  * relativeParts("../a.json"); // throws: Path must stay inside the project root: ../a.json
  * ```
  */
-export function relativeParts(path: string, os: string = "linux"): string[] {
+export function relativeParts(path: string, os: string = "linux", roots: readonly string[] = []): string[] {
   if (typeof path !== "string" || path.length === 0) {
     throw new PathGuardError(
       "invalid-path",
@@ -129,10 +129,16 @@ export function relativeParts(path: string, os: string = "linux"): string[] {
     throw new PathGuardError("invalid-path", `Path contains a control character: ${shown}`, shown);
   }
   if (path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:/.test(path) || path.startsWith("~")) {
-    throw new PathGuardError("invalid-path", `Path must be relative to the project root: ${shown}`, shown);
+    throw new PathGuardError(
+      "invalid-path",
+      `Path must be relative to the project root: ${shown}${absoluteHint(path, os, roots)}`,
+      shown,
+    );
   }
   if (path.includes("\\")) {
-    throw new PathGuardError("invalid-path", `Path must use '/' as its separator: ${shown}`, shown);
+    const slashed = validRelative(path.replaceAll("\\", "/"), os);
+    const hint = slashed === null ? "" : `; send "${displayPath(slashed)}"`;
+    throw new PathGuardError("invalid-path", `Path must use '/' as its separator: ${shown}${hint}`, shown);
   }
   const parts: string[] = [];
   for (const part of path.split("/")) {
@@ -175,6 +181,49 @@ export function relativeParts(path: string, os: string = "linux"): string[] {
     );
   }
   return parts;
+}
+
+/**
+ * What a refusal of the absolute `path` adds: the relative path to send instead when `path` lies inside
+ * one of `roots` (the root's real path and its path as given, so `/tmp/p` and `/private/tmp/p` both
+ * match on macOS), else a pointer to the relative form.
+ *
+ * Absolute paths are refused, not converted, even inside the root: one spelling per file on the wire (the
+ * one answers and bxp_list_files use), and an absolute path names a file as the client's machine sees
+ * it, which over HTTP is not this one, so whether it "works" would depend on the server's folder layout.
+ * Backslashes are refused for the same reason and because on POSIX `\` is a legal name character, so
+ * `data\in.csv` may name another file than `data/in.csv`. The refusal names the form to send, so a model
+ * corrects itself in one step. Judged textually and by whole components; the suggested path is guarded
+ * like any other when it is sent.
+ */
+function absoluteHint(path: string, os: string, roots: readonly string[]): string {
+  const windows = os === "windows";
+  const norm = (p: string) => {
+    const slashed = windows ? p.replaceAll("\\", "/") : p;
+    const trimmed = slashed.length > 1 ? slashed.replace(/\/+$/, "") : slashed;
+    return windows ? trimmed.toLowerCase() : trimmed;
+  };
+  const slashed = windows ? path.replaceAll("\\", "/") : path;
+  for (const root of roots) {
+    const prefix = norm(root);
+    if (norm(path) === prefix) return " (that is the project root itself; name a file inside it)";
+    const base = prefix.endsWith("/") ? prefix : `${prefix}/`;
+    // Compared on the original text's own first characters, so the cut below lands where they end.
+    const head = slashed.slice(0, base.length);
+    if ((windows ? head.toLowerCase() : head) !== base) continue;
+    const relative = validRelative(slashed.slice(base.length), os);
+    if (relative !== null) return ` (it lies inside the project root: send "${displayPath(relative)}")`;
+  }
+  return " (paths name files below the project root, e.g. data/in.csv; bxp_list_files lists them)";
+}
+
+/** `path` normalized as {@link relativeParts} would accept it, or null when it would be refused. */
+function validRelative(path: string, os: string): string | null {
+  try {
+    return relativeParts(path, os).join("/");
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -287,12 +336,15 @@ export class ProjectRoot {
   readonly path: string;
   readonly #id: Identity;
   readonly #os: string;
+  /** The root's spellings a client may use in an absolute path (real, and as given): for refusals only. */
+  readonly #spellings: readonly string[];
   #handle: RootHandle | null = null;
 
-  private constructor(path: string, id: Identity, os: string) {
+  private constructor(path: string, id: Identity, os: string, given: string = path) {
     this.path = path;
     this.#id = id;
     this.#os = os;
+    this.#spellings = given === path ? [path] : [path, given];
   }
 
   /**
@@ -319,7 +371,7 @@ export class ProjectRoot {
     if (!info.isDirectory) {
       throw new PathGuardError("not-regular", `Project root is not a directory: ${shown}`, shown);
     }
-    return new ProjectRoot(real, identityOf(info), os);
+    return new ProjectRoot(real, identityOf(info), os, resolve(dir));
   }
 
   /** The root folder with the identity it had at startup; throws PathGuardError when it changed since. */
@@ -372,7 +424,7 @@ export class ProjectRoot {
    * path of the deepest existing component must still be inside the root.
    */
   async walk(path: string): Promise<WalkedPath> {
-    const parts = relativeParts(path, this.#os);
+    const parts = relativeParts(path, this.#os, this.#spellings);
     const rel = parts.join("/");
     const shown = displayPath(rel);
     const rootInfo = await lstatOrNull(this.path).catch(() => null);

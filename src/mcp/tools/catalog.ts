@@ -15,9 +15,10 @@
 import { fetchTemplate, listTemplates } from "../../inspect/templates.ts";
 import { dirname as posixDirname } from "../../util/posix_path.ts";
 import type { McpServer, ToolResult } from "../protocol/mod.ts";
-import { batchRequest, stringArg, type ToolArgs } from "./args.ts";
+import { batchRequest, stringArg, tableArgs, type ToolArgs } from "./args.ts";
 import { checkArguments } from "./arg_check.ts";
 import { answerBytes, budgetOf, overBudget, withMaxBytes } from "./budget.ts";
+import { withTextCopy } from "./text_copy.ts";
 import type { EvalJob } from "./eval_jobs.ts";
 import { directSpec, resultJson } from "./eval_answer.ts";
 import { EVAL_TIME_LIMIT_MS, sharedEvalPool } from "./eval_pool.ts";
@@ -26,6 +27,8 @@ import {
   BATCH_SCHEMA,
   DOCS_SECTIONS,
   EXPR_OUTCOME_SCHEMA,
+  type JsonSchema,
+  LEGACY_EXPR_SHAPES,
   LOOKUPS_PROP,
   MAPS_PROP,
   objectSchema,
@@ -98,13 +101,19 @@ async function evaluate(job: EvalJob, call: BxpCall, context: ToolContext): Prom
   return result;
 }
 
-/** The optional maps / lookups of an expression call, as given. */
-function extras(args: ToolArgs) {
-  const out: Record<string, unknown> = {};
-  for (const name of ["maps", "lookups", "single_prepass_name"]) {
-    if (args?.[name] !== undefined) out[name] = args[name];
+/**
+ * The optional maps / lookups (in bxp's shapes, whatever shape the call used) and single_prepass_name of
+ * an expression call, or the failure naming a malformed one.
+ */
+function extras(args: ToolArgs, call: BxpCall): Record<string, unknown> | ToolResult {
+  let tables: Record<string, unknown>;
+  try {
+    tables = { ...tableArgs(args) };
+  } catch (error) {
+    return call.fail(error instanceof Error ? error.message : String(error));
   }
-  return out;
+  if (args?.single_prepass_name !== undefined) tables.single_prepass_name = args.single_prepass_name;
+  return tables;
 }
 
 /** The ids of a config's templates, for a not-found answer (empty when the config does not list). */
@@ -198,13 +207,16 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     }, ["expr"]),
     outputSchema: EXPR_OUTCOME_SCHEMA,
     allowStructured: true,
+    accepts: LEGACY_EXPR_SHAPES,
     annotations: READ_ONLY,
     async run(args, call, context) {
       const expr = required(args, call, "expr");
       if (typeof expr !== "string") return expr;
       const given = row(args, call);
       if ("text" in given) return given;
-      return await evaluate({ kind: "eval", expr, ...given, ...extras(args) }, call, context);
+      const tables = extras(args, call);
+      if (isResult(tables)) return tables;
+      return await evaluate({ kind: "eval", expr, ...given, ...tables }, call, context);
     },
   },
   {
@@ -227,6 +239,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     }, ["headers", "fields", "exprs"]),
     outputSchema: BATCH_SCHEMA,
     allowStructured: true,
+    accepts: LEGACY_EXPR_SHAPES,
     annotations: READ_ONLY,
     narrowHint: "evaluate fewer expressions per call",
     async run(args, call, context) {
@@ -260,6 +273,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       single_prepass_name: SINGLE_PREPASS_PROP,
     }, ["expr"]),
     allowStructured: false,
+    accepts: LEGACY_EXPR_SHAPES,
     annotations: READ_ONLY,
     narrowHint: "trace a smaller part of the expression",
     async run(args, call, context) {
@@ -267,7 +281,9 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       if (typeof expr !== "string") return expr;
       const given = row(args, call);
       if ("text" in given) return given;
-      return await evaluate({ kind: "eval_trace", expr, ...given, ...extras(args) }, call, context);
+      const tables = extras(args, call);
+      if (isResult(tables)) return tables;
+      return await evaluate({ kind: "eval_trace", expr, ...given, ...tables }, call, context);
     },
   },
   {
@@ -374,6 +390,17 @@ export function listedInputSchema(tool: BxpTool): Record<string, unknown> {
 }
 
 /**
+ * The schema a call's arguments are checked against: the listed one, with the older shapes the entry
+ * still `accepts` in place of the declared ones (so clients written against them keep working).
+ */
+export function acceptedInputSchema(tool: BxpTool): JsonSchema {
+  const listed = listedInputSchema(tool);
+  if (tool.accepts === undefined) return listed;
+  const properties = listed.properties as Record<string, JsonSchema>;
+  return { ...listed, properties: { ...properties, ...tool.accepts } };
+}
+
+/**
  * Register the catalog tools on `server`, in catalog order, bound to `context`; a tool that
  * `requiresWrite` is registered (and so listed) only when `context.allowWrite`.
  */
@@ -393,6 +420,7 @@ export function registerBxpTools(
   for (const tool of tools) {
     if (tool.requiresWrite && !context.allowWrite) continue;
     const inputSchema = listedInputSchema(tool);
+    const accepted = acceptedInputSchema(tool);
     server.addTool({
       name: tool.name,
       title: tool.title,
@@ -402,7 +430,7 @@ export function registerBxpTools(
       annotations: tool.annotations,
       allowStructured: tool.allowStructured,
       handler: async (rawArgs, call) => {
-        const checked = checkArguments(inputSchema, rawArgs, tool.aliases);
+        const checked = checkArguments(accepted, rawArgs, tool.aliases);
         if (!checked.ok) return call.fail(checked.message);
         const budget = budgetOf(checked.args);
         // The entry's answer terms travel with the call (a direct answer written by a worker needs them too).
@@ -410,8 +438,10 @@ export function registerBxpTools(
         // The budget always reaches the tool, so one that can trim itself (bxp_simulate) knows it.
         // The root is asked with the call: a modern request carries its own roots (or is asked for them).
         const callContext: ToolContext = { ...bound, root: () => bound.root(call) };
-        const result = await tool.run({ ...checked.args, max_bytes: budget }, toolCall, callContext);
-        if (result.answered) return result; // already written, within the budget
+        const ran = await tool.run({ ...checked.args, max_bytes: budget }, toolCall, callContext);
+        if (ran.answered) return ran; // already written, within the budget
+        // A summary text gets the structured answer beside it, so text-only clients see all of it.
+        const result = withTextCopy(ran, tool.allowStructured, budget);
         const size = answerBytes(result, tool.allowStructured, budget);
         return size > budget ? overBudget(tool.name, size, budget, tool.narrowHint) : result;
       },

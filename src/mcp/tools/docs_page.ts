@@ -18,14 +18,19 @@ const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ")
 
 interface PropertySchema {
   type?: string | string[];
-  items?: { type?: string };
+  items?: { type?: string; properties?: Record<string, unknown> };
   enum?: unknown[];
   description?: string;
 }
 
+/** `string`, `array of string`, `array of {map, key, value}`, ... */
 function typeName(schema: PropertySchema): string {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? "any"];
-  const named = types.map((t) => t === "array" ? `array of ${schema.items?.type ?? "any"}` : t).join(" or ");
+  const items = schema.items;
+  const item = items?.type === "object" && items.properties !== undefined
+    ? `{${Object.keys(items.properties).join(", ")}}`
+    : items?.type ?? "any";
+  const named = types.map((t) => t === "array" ? `array of ${item}` : t).join(" or ");
   return schema.enum === undefined ? named : `${named}: ${schema.enum.map((v) => `\`${v}\``).join(", ")}`;
 }
 

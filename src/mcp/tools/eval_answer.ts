@@ -49,9 +49,10 @@ export function directSpec(
 }
 
 /**
- * The `tools/call` result JSON of `outcome`, byte for byte what `JSON.stringify(toCallToolResult(...))`
- * prints for its text, `isError` and (for bxp_validate) the verdict beside the annotated config as
- * structured content, built by splicing: the annotated config bxp_validate answers is usually already
+ * The `tools/call` result JSON of `outcome`: what `JSON.stringify(toCallToolResult(...))` prints for its
+ * text, `isError` and (for bxp_validate) the verdict beside the annotated config as structured content,
+ * plus, for bxp_validate, a second text block carrying the verdict ({@link VERDICT_LABEL}). Built by
+ * splicing: the annotated config bxp_validate answers is usually already
  * compact, canonical JSON and is then copied, not parsed into objects and printed again.
  *
  * @example
@@ -63,6 +64,8 @@ export function directSpec(
 export function resultJson(outcome: EvalOutcome, allowStructured: boolean): string {
   const isError = outcome.isError === true;
   let structured: string | undefined;
+  // bxp_validate's first block stays bxp's annotated config; its verdict follows in a block of its own.
+  let verdictBlock = "";
   if (allowStructured && !isError) {
     if (outcome.verdict !== undefined) {
       const annotated = outcome.canonical === true
@@ -73,15 +76,24 @@ export function resultJson(outcome: EvalOutcome, allowStructured: boolean): stri
       structured = verdict === "{}"
         ? `{"annotated":${annotated}}`
         : `${verdict.slice(0, -1)},"annotated":${annotated}}`;
+      verdictBlock = `,{"type":"text","text":${JSON.stringify(`${VERDICT_LABEL}\n${verdict}`)}}`;
     } else {
       structured = structuredJson(outcome.text);
     }
   }
-  const content = `[{"type":"text","text":${JSON.stringify(outcome.text)}}]`;
+  const content = `[{"type":"text","text":${JSON.stringify(outcome.text)}}${verdictBlock}]`;
   return structured === undefined
     ? `{"content":${content},"isError":${isError}}`
     : `{"content":${content},"structuredContent":${structured},"isError":${isError}}`;
 }
+
+/**
+ * The first line of bxp_validate's second text block: the verdict, so a client that shows the model only
+ * `content` (not `structuredContent`) sees the findings too, and one that runs the blocks together still
+ * sees where bxp's annotated config ends.
+ */
+export const VERDICT_LABEL = "bxp_validate verdict (the structured content's members besides the annotated " +
+  "config above):";
 
 /** Bytes of an answer line around its result: `{"jsonrpc":"2.0","id":`, `,"result":`, `}` and the newline. */
 const ENVELOPE_BYTES = resultLine("", "").length + 1;

@@ -53,20 +53,68 @@ export const NO_ARGUMENTS: JsonSchema = {
   additionalProperties: false,
 };
 
-/** `maps` of the expression tools: named maps for REMAP / REPLACE. */
+/**
+ * `maps` of the expression tools, declared as a flat list of entries: one type per member and no
+ * schema-valued `additionalProperties`, the shapes Gemini's function declarations and the clients' schema
+ * rewriters keep (see `tests/mcp/tools/schema_portability_test.ts`). bxp's `{name: {key: value}}` object is
+ * still accepted ({@link LEGACY_EXPR_SHAPES}).
+ */
 export const MAPS_PROP: JsonSchema = {
-  type: "object",
-  additionalProperties: { type: "object", additionalProperties: { type: "string" } },
-  description: "Optional named maps { name: { key: value } } for REMAP (whole value) and REPLACE " +
-    "(substrings), as a config's maps section holds them.",
+  type: "array",
+  items: objectSchema({
+    map: stringProp("The map's name, as REMAP / REPLACE name it."),
+    key: stringProp("The text to find (REMAP: the whole value; REPLACE: a substring)."),
+    value: stringProp("What it becomes."),
+  }, ["map", "key", "value"]),
+  description:
+    'Optional named maps for REMAP (whole value) and REPLACE (substrings), one entry per key, e.g. [{"map":"' +
+    'sym","key":"BTC","value":"BTC-EUR"}]; entries keep their order (REPLACE tries them in order). ' +
+    "A config's maps section as an object { name: { key: value } } is accepted too.",
 };
 
-/** `lookups` of the expression tools: a flat pre_pass lookup table. */
+/**
+ * `lookups` of the expression tools: one entry per pre_pass value, declared like {@link MAPS_PROP}. bxp's
+ * flat object keyed by name, key and field joined by NUL characters is still accepted.
+ */
 export const LOOKUPS_PROP: JsonSchema = {
-  type: "object",
-  additionalProperties: { type: "string" },
-  description: "Optional flat pre_pass lookup table for LOOKUP(): keys are name, key and field joined by " +
-    'NUL characters, e.g. {"rates\u0000EUR\u0000rate": "1.1"}.',
+  type: "array",
+  items: objectSchema({
+    pre_pass: stringProp("The pre_pass block's name."),
+    key: stringProp("The lookup key (the pre_pass key column's value)."),
+    field: stringProp("The field LOOKUP reads."),
+    value: stringProp("The field's value for that key."),
+  }, ["pre_pass", "key", "field", "value"]),
+  description: "Optional pre_pass lookup table for LOOKUP(), one entry per value, e.g. " +
+    '[{"pre_pass":"rates","key":"EUR","field":"rate","value":"1.1"}]. bxp\'s flat object form ' +
+    '{"rates\\u0000EUR\\u0000rate": "1.1"} (name, key and field joined by NUL) is accepted too.',
+};
+
+/** A `headers` / `fields` row as declared: an array of strings (a JSON-encoded array string is accepted). */
+export const rowProp = (description: string): JsonSchema => ({
+  type: "array",
+  items: { type: "string" },
+  description: `${description} A JSON-encoded array string is accepted too (older clients).`,
+});
+
+/**
+ * What the expression tools accept beyond what they declare: the shapes bxp and earlier bxp-mcp versions
+ * declared (a row as a JSON-encoded string, bxp's map and lookup objects), and any of the structured
+ * arguments JSON-encoded in a string (a client rewriter that degrades an array to a string, as Cline's
+ * Gemini adapter does with nested arrays, still gets through). Checked instead of the declared schema.
+ */
+export const LEGACY_EXPR_SHAPES: Readonly<Record<string, JsonSchema>> = {
+  headers: { type: ["array", "string"], items: { type: "string" } },
+  fields: { type: ["array", "string"], items: { type: "string" } },
+  maps: {
+    type: ["array", "object", "string"],
+    items: MAPS_PROP.items,
+    additionalProperties: { type: "object", additionalProperties: { type: "string" } },
+  },
+  lookups: {
+    type: ["array", "object", "string"],
+    items: LOOKUPS_PROP.items,
+    additionalProperties: { type: "string" },
+  },
 };
 
 /** `single_prepass_name` of the expression tools. */

@@ -13,7 +13,7 @@ import { CONFIG_MAX_BYTES } from "../../config/json5.ts";
 import { PathGuardError, type ProjectRoot } from "../security/paths.ts";
 import { WriteRefusedError } from "../security/safe_write.ts";
 import { rowArgs, stringArg, type ToolArgs } from "./args.ts";
-import { type JsonSchema, stringProp } from "./schemas.ts";
+import { type JsonSchema, rowProp, stringProp } from "./schemas.ts";
 import type { EvalPool } from "./eval_pool.ts";
 
 export { DEFAULT_MAX_BYTES, MAX_BYTES_CAP } from "./budget.ts";
@@ -75,6 +75,12 @@ export interface BxpTool {
    * The alias is listed in `inputSchema` too; registration folds it into its target before `run`.
    */
   aliases?: Readonly<Record<string, string>>;
+  /**
+   * Older shapes still accepted for some arguments: name -> the schema a call's value is checked against
+   * instead of the declared one (which `tools/list` shows, kept to what every model API takes). The
+   * handler reads every accepted shape.
+   */
+  accepts?: Readonly<Record<string, JsonSchema>>;
   /** How to get a smaller answer, said when an answer is over its `max_bytes` budget. */
   narrowHint?: string;
   /** The implementation. */
@@ -92,12 +98,6 @@ export const PATH_ARG = stringProp(
   "Instead of config: the config file's path relative to the project root (bxp-mcp --root), e.g. " +
     "configs/bank.json5. Read through the root guard: no symlinks, no '..' escapes, at most 1 MiB.",
 );
-/** A row argument: an array of strings, or (older clients) that array JSON-encoded in a string. */
-const rowProp = (description: string): JsonSchema => ({
-  type: ["array", "string"],
-  items: { type: "string" },
-  description: `${description} A JSON-encoded array string is accepted too (older clients).`,
-});
 export const ROW_HEADERS = rowProp('Optional column header names, e.g. ["Price","Qty"].');
 export const ROW_FIELDS = rowProp(
   "Optional field values of the row, parallel to headers; ragged rows are fine.",
@@ -152,6 +152,27 @@ export function configText(
   );
 }
 
+/**
+ * Why a path argument cannot be used without a project root, and how to get one. A 2026-07-28 request is
+ * told that `--root` is the way: that revision deprecates MCP roots (SEP-2577), so a modern client is not
+ * expected to offer one (one that still declares the capability is asked, and answered roots are used).
+ *
+ * @example
+ * ```ts
+ * noRootMessage({ modern: null } as ToolCall, "data/in.csv");
+ * // "no project root for the path data/in.csv: start bxp-mcp with --root DIR (the folder ..."
+ * ```
+ */
+export function noRootMessage(call: ToolCall, path: string): string {
+  const start = `no project root for the path ${JSON.stringify(path.slice(0, 200))}: start bxp-mcp with ` +
+    "--root DIR (the folder path arguments are relative to)";
+  return call.modern
+    ? `${start}. This is an MCP 2026-07-28 request, and that revision deprecates client roots: its ` +
+      "project folder comes from --root. Inline arguments (config, csv) work without a root."
+    : `${start}, or use a client that offers exactly one file:// MCP root. Inline arguments (config, csv) ` +
+      "work without a root.";
+}
+
 /** Run a guarded read; a refusal becomes the tool failure naming the path. */
 export async function readUnderRoot<T>(
   call: ToolCall,
@@ -160,7 +181,7 @@ export async function readUnderRoot<T>(
   read: (root: ProjectRoot) => Promise<T>,
 ): Promise<T | ToolResult> {
   const root = await context.root();
-  if (root === null) return call.fail(`'path' arguments need a project root: ${path.slice(0, 200)}`);
+  if (root === null) return call.fail(noRootMessage(call, path));
   try {
     return await read(root);
   } catch (error) {

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { CLAIM_REVOKED, EvalPool, type EvalStop } from "../../../src/mcp/tools/eval_pool.ts";
-import { directAnswerLine, resultJson } from "../../../src/mcp/tools/eval_answer.ts";
+import { directAnswerLine, resultJson, VERDICT_LABEL } from "../../../src/mcp/tools/eval_answer.ts";
 import { type EvalJob, type EvalOutcome, runEvalJob } from "../../../src/mcp/tools/eval_jobs.ts";
 import {
   singleJsonObject,
@@ -38,6 +38,20 @@ function outcomeResult(outcome: EvalOutcome): ToolResult {
     result.structured = { ...outcome.verdict, annotated };
   }
   return result;
+}
+/**
+ * What the session serialises for `outcome`, built from the protocol's own result shaping: bxp_validate's
+ * answer gets its verdict as a second text block (the text content carries the whole answer).
+ */
+function sessionJson(outcome: EvalOutcome, allowStructured: boolean): string {
+  const result = toCallToolResult(outcomeResult(outcome), allowStructured);
+  if (outcome.verdict !== undefined && allowStructured && !outcome.isError) {
+    result.content.splice(1, 0, {
+      type: "text",
+      text: `${VERDICT_LABEL}\n${JSON.stringify(outcome.verdict)}`,
+    });
+  }
+  return JSON.stringify(result);
 }
 const job = (expr: string): EvalJob => ({ kind: "eval", expr, headers: null, fields: null });
 const spec = {
@@ -200,7 +214,7 @@ Deno.test("the spliced result JSON is byte for byte what the session serialises"
     for (const allowStructured of [true, false]) {
       assert.equal(
         resultJson(outcome, allowStructured),
-        JSON.stringify(toCallToolResult(outcomeResult(outcome), allowStructured)),
+        sessionJson(outcome, allowStructured),
         `${outcome.text.slice(0, 80)} (structured: ${allowStructured})`,
       );
     }
