@@ -11,7 +11,7 @@
  * @module
  */
 
-import { loadConfig } from "../src/config/model.ts";
+import { countsAsRunWarning, loadConfig } from "../src/config/model.ts";
 import { CONFIG_SCHEMA } from "../src/config/schema.ts";
 import { explainFileRecord, readFileRecords, type RecordExplanation } from "../src/explain/mod.ts";
 import { planTemplate, type TemplatePlan } from "../src/engine/plan.ts";
@@ -153,6 +153,8 @@ export class PlaygroundCore {
       templateId: null,
       dataOverride: null,
       configLabel: "config.json",
+      // bxp-cli counts expression-check and dead-config findings as one warning (exit status 2), in the summary.
+      configWarnings: loaded.diagnostics.some(countsAsRunWarning) ? 1 : 0,
     }, {
       fs,
       reporter: {
@@ -168,10 +170,6 @@ export class PlaygroundCore {
       now: () => performance.now(),
       parallel: null,
     });
-    // bxp-cli counts expression-check and dead-config findings as one warning (exit status 2).
-    if (loaded.diagnostics.some((d) => d.severity === "warning" && /^(expr\.|config\.unused)/.test(d.code))) {
-      run.overall.warnings++;
-    }
     result.exitCode = exitCodeOf(run.overall);
     result.rowsIn = run.overall.rowsIn;
     result.rowsOut = run.overall.rowsOut;

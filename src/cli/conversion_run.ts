@@ -8,7 +8,8 @@
  */
 
 import { dirname, resolve } from "../util/host_path.ts";
-import { bxpCliLine, type Diagnostic, loadConfigChecked } from "../config/model.ts";
+import { countsAsRunWarning, loadConfigChecked } from "../config/model.ts";
+import { configFindingText } from "./config_findings.ts";
 import { reportOverall, runConversion, type TemplateSummary, templateSummary } from "../engine/run.ts";
 import { exitCodeOf, newStats, type SectionStats } from "../engine/stats.ts";
 import { NULL_TRACE, type TraceSink } from "../engine/sinks.ts";
@@ -176,24 +177,6 @@ function parallelOptions(reference: boolean, stop: StopCheck | null): {
   };
 }
 
-/**
- * A config finding as bxp-cli prints it, plus the place when bxp's line does not carry one: JSON syntax errors
- * get the source line and a caret under the column; other findings name their key path.
- */
-export function configFindingText(label: string, d: Diagnostic, text: string): string {
-  let line = bxpCliLine(label, d);
-  if (line.startsWith("# ")) {
-    line = "---\n" + line;
-    if (d.line !== undefined && d.col !== undefined) {
-      const source = text.split("\n")[d.line - 1]?.replace(/\r$/, "") ?? "";
-      line += `\n${source}\n${" ".repeat(Math.max(0, d.col - 1))}^`;
-    }
-  } else if (d.path !== "" && !line.includes(d.path)) {
-    line += ` (at ${d.path})`;
-  }
-  return line + "\n";
-}
-
 /** A data-folder probe for the config checks, relative to `base`. */
 export function probeDir(base: string) {
   return async (dataDir: string): Promise<DirProbe> => {
@@ -287,15 +270,11 @@ async function run(
     fs: { inspectDir: probeDir(configDir) },
     checkFsMs: o.checkFsSeconds * 1000,
   });
-  let countedWarning = false;
   for (const d of loaded.diagnostics) {
     const line = configFindingText(label, d, text);
     if (d.severity === "error") out.fatal(line);
-    else if (d.severity === "warning") {
-      out.warning(line);
-      // bxp's run counts expression-check and dead-config findings as one warning (exit status 2).
-      if (d.code.startsWith("expr.") || d.code.startsWith("config.unused")) countedWarning = true;
-    } else out.info(line);
+    else if (d.severity === "warning") out.warning(line);
+    else out.info(line);
   }
   if (loaded.config === null) return fail(null);
   if (o.data !== null && !isSafeCliPath(o.data)) {
@@ -307,11 +286,12 @@ async function run(
     templateId: o.template,
     dataOverride: o.data === null ? null : resolve(o.data),
     configLabel: label,
+    // Counted where it is shown: the overall summary line says what the exit status says.
+    configWarnings: loaded.diagnostics.some(countsAsRunWarning) ? 1 : 0,
   }, {
     ...env,
     fs: stoppableFs(fs ?? new DenoEngineFs(configDir, { writeAside: o.dryRun }), progress?.stop ?? null),
   });
-  if (countedWarning) result.overall.warnings++;
   return result;
 }
 

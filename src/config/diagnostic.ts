@@ -36,6 +36,14 @@ export function templatePath(id: string): string {
   return `conversion_templates.${id}`;
 }
 
+/**
+ * True for the findings a conversion run counts as a warning (all of them together as one, exit status 2, as
+ * bxp's run does): expression checks and dead config.
+ */
+export function countsAsRunWarning(d: Diagnostic): boolean {
+  return d.severity === "warning" && (d.code.startsWith("expr.") || d.code.startsWith("config.unused"));
+}
+
 /** True when any diagnostic is an error. */
 export function hasError(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");

@@ -33,7 +33,7 @@ export type {
   TemplateConfig,
 } from "./types.ts";
 export type { Diagnostic, Severity } from "./diagnostic.ts";
-export { bxpCliLine, formatDiagnostic, hasError } from "./diagnostic.ts";
+export { bxpCliLine, countsAsRunWarning, formatDiagnostic, hasError } from "./diagnostic.ts";
 
 function toResult(outcome: ValidationOutcome): LoadResult {
   const diagnostics: Diagnostic[] = outcomeDiagnostics(outcome);

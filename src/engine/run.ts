@@ -34,6 +34,8 @@ export interface RunRequest {
   readonly dataOverride: string | null;
   /** The config path as the user gave it, for messages. */
   readonly configLabel: string;
+  /** Warnings the config's checks counted (printed by the caller), included in the overall counts. */
+  readonly configWarnings?: number;
 }
 
 /** One template's counters in the `--debug=json` document. */
@@ -164,6 +166,7 @@ export function reportOverall(env: Pick<RunEnv, "reporter">, overall: SectionSta
 export async function runConversion(req: RunRequest, env: RunEnv): Promise<RunResult> {
   const started = env.now();
   const overall = newStats();
+  overall.warnings = req.configWarnings ?? 0;
   const templates: TemplateSummary[] = [];
   const done = (aborted = false): RunResult => {
     overall.timeMs = env.now() - started;

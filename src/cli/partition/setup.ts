@@ -6,7 +6,8 @@
  * @module
  */
 
-import { bxpCliLine, loadConfig, type TemplateConfig } from "../../config/model.ts";
+import { countsAsRunWarning, loadConfig, type TemplateConfig } from "../../config/model.ts";
+import { configFindingText } from "../config_findings.ts";
 import type { BxpConfig } from "../../config/model.ts";
 import { CsvParser } from "../../formats/csv_reader.ts";
 import { checkHeader } from "../../engine/header_checks.ts";
@@ -27,8 +28,11 @@ export interface PartitionSetup {
   plan: TemplatePlan;
   /** Config warnings a conversion run counts (expression checks, dead config): 0 or 1, as bxp-cli counts. */
   countedConfigWarnings: number;
-  /** Those warnings' texts, for the summary. */
-  configWarnings: string[];
+  /**
+   * Every finding of the config's checks but errors, as bxp-cli prints them before converting (warnings on
+   * stderr, notes on stdout), for the summary.
+   */
+  configMessages: { warning: boolean; text: string }[];
 }
 
 /**
@@ -75,15 +79,16 @@ export async function loadSetup(args: readonly string[]): Promise<PartitionSetup
     }
     throw err;
   }
-  const counted = loaded.diagnostics.filter((d) =>
-    d.severity === "warning" && (d.code.startsWith("expr.") || d.code.startsWith("config.unused"))
-  );
+  const counted = loaded.diagnostics.filter(countsAsRunWarning);
   return {
     config: loaded.config,
     template,
     plan,
     countedConfigWarnings: counted.length > 0 ? 1 : 0,
-    configWarnings: counted.map((d) => bxpCliLine(source.label, d) + "\n"),
+    configMessages: loaded.diagnostics.filter((d) => d.severity !== "error").map((d) => ({
+      warning: d.severity === "warning",
+      text: configFindingText(source.label, d, source.text),
+    })),
   };
 }
 

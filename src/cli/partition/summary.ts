@@ -97,7 +97,7 @@ export function summarize(
   const t = setup.template;
   const plan = setup.plan;
   const overall = newStats();
-  for (const w of setup.configWarnings) reporter.warning(w);
+  for (const m of setup.configMessages) m.warning ? reporter.warning(m.text) : reporter.info(m.text);
   overall.warnings += setup.countedConfigWarnings;
   const stats = newStats();
   reporter.info(`\n=== template: ${t.id} ===\n`);
