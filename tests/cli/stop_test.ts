@@ -9,7 +9,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { zipSync } from "fflate";
-import { entryArgs } from "../_support/processes.ts";
+import { fileURLToPath } from "node:url";
+import { entryArgs, REPO_ROOT } from "../_support/processes.ts";
 import { buildXlsx, type Cell } from "../_support/xlsx_builder.ts";
 
 /** Milliseconds of CPU per row on a 2-core machine: 200,000 rows are far more work than any test waits for. */
@@ -56,15 +57,20 @@ async function stopWhileConverting(
   signal: Deno.Signal | "stdin-eof",
   ready: (lines: Progress[]) => boolean | Promise<boolean>,
   beforeSignal: () => Promise<void> = async () => {},
+  viaTask = false,
 ): Promise<{ code: number; ms: number; stderr: string }> {
   const eof = signal === "stdin-eof";
+  const cliArgs = [
+    "--config",
+    join(dir, "c.json"),
+    "--progress=json",
+    ...(eof ? ["--exit-on-stdin-eof"] : []),
+  ];
+  const denoJson = fileURLToPath(new URL("deno.json", REPO_ROOT));
   const child = new Deno.Command(Deno.execPath(), {
-    args: entryArgs("bxp-cli", [
-      "--config",
-      "c.json",
-      "--progress=json",
-      ...(eof ? ["--exit-on-stdin-eof"] : []),
-    ]),
+    args: viaTask
+      ? ["task", "--quiet", "--config", denoJson, "bxp-cli", ...cliArgs]
+      : entryArgs("bxp-cli", cliArgs),
     cwd: dir,
     env,
     stdin: eof ? "piped" : "null",
@@ -182,6 +188,25 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     }
   });
 }
+
+Deno.test("deno task bxp-cli passes SIGTERM on: the busy run under it stops and the task exits 143", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "bxp-stop-task-" });
+  try {
+    await heavyCase(dir, MAIN_PASS);
+    // The signal goes to the task process only (as `timeout 30 deno task bxp-cli ...` sends it).
+    const r = await stopWhileConverting(
+      dir,
+      { BXP_WORKERS: "0" },
+      "SIGTERM",
+      converting,
+      expectTemp(dir),
+      true,
+    );
+    await assertStopped(dir, r, "SIGTERM");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 Deno.test("a busy pre_pass stops on SIGTERM (serial) and on SIGINT (blocks)", async () => {
   for (
