@@ -48,7 +48,8 @@ export function rowArgs(args: ToolArgs): RowArgs {
 
 /**
  * The `bxp_eval_batch` request: the arguments themselves, with a legacy JSON-encoded `headers` / `fields`
- * string decoded and `maps` / `lookups` in bxp's shapes ({@link tableArgs}); every other check is the
+ * string decoded (and `exprs`: a client rewriter may degrade an array argument to a string), and
+ * `maps` / `lookups` in bxp's shapes ({@link tableArgs}); every other check is the
  * batch evaluator's. Throws a `TypeError` naming a malformed argument.
  */
 export function batchRequest(args: ToolArgs): unknown {
@@ -57,6 +58,7 @@ export function batchRequest(args: ToolArgs): unknown {
   for (const name of ["headers", "fields"] as const) {
     if (typeof request[name] === "string") request[name] = rowArgument(request[name], name);
   }
+  if (typeof request.exprs === "string") request.exprs = decoded(request.exprs, "exprs", EXPRS_EXAMPLE);
   return { ...request, ...tableArgs(args) };
 }
 
@@ -66,6 +68,7 @@ export interface TableArgs {
   lookups?: unknown;
 }
 
+const EXPRS_EXAMPLE = `["[Price]*2","UPPER([Sym])"]`;
 const MAP_EXAMPLE = '[{"map":"sym","key":"BTC","value":"BTC-EUR"}]';
 const LOOKUP_EXAMPLE = '[{"pre_pass":"rates","key":"EUR","field":"rate","value":"1.1"}]';
 
@@ -97,7 +100,7 @@ function decoded(value: unknown, name: string, example: string): unknown {
   try {
     return JSON.parse(value);
   } catch {
-    throw new TypeError(`'${name}' must be a list of entries, e.g. ${example} (or that list as JSON text)`);
+    throw new TypeError(`'${name}' must be a list, e.g. ${example} (or that list as JSON text)`);
   }
 }
 

@@ -105,6 +105,7 @@ export const rowProp = (description: string): JsonSchema => ({
 export const LEGACY_EXPR_SHAPES: Readonly<Record<string, JsonSchema>> = {
   headers: { type: ["array", "string"], items: { type: "string" } },
   fields: { type: ["array", "string"], items: { type: "string" } },
+  exprs: { type: ["array", "string"], items: { type: "string" } },
   maps: {
     type: ["array", "object", "string"],
     items: MAPS_PROP.items,
