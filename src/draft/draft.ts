@@ -15,7 +15,13 @@
  * @module
  */
 
-import { sniffCsv, type SniffedColumn, type SniffOptions, type SniffResult } from "./sniff.ts";
+import {
+  type SkipPredicate,
+  sniffCsv,
+  type SniffedColumn,
+  type SniffOptions,
+  type SniffResult,
+} from "./sniff.ts";
 
 /** Options for {@link draftConfig}. */
 export interface DraftOptions extends SniffOptions {
@@ -73,9 +79,17 @@ function fieldRef(c: SniffedColumn, repeated: ReadonlySet<string>): string {
 
 function numberExpression(ref: string, c: SniffedColumn, decimalIn: "." | ",", nativeComma: boolean): string {
   const group = c.thousands ?? "";
+  if (c.trailingMinus) {
+    // "12,50-": the sign moves to the front by hand; the rest is tidied like any grouped value (a
+    // REPLACE result is text, never read natively).
+    const bare = `REPLACE(${ref}, '-', '')`;
+    let body = group === "" ? bare : `REPLACE(${bare}, ${lit(group)}, '')`;
+    if (decimalIn === ",") body = `REPLACE(${body}, ',', '.')`;
+    return `IF(ISEMPTY(${ref}), '', IF(ENDS_WITH(${ref}, '-'), 0 - ${body} * 1, ${body} * 1))`;
+  }
   if (group === "" && (c.kind === "integer" || decimalIn === "." || nativeComma)) {
     // Plain numbers (and, with csv_decimal_separator_in ",", plain decimal commas) read as they are;
-    // integers stay byte for byte (they are often identifiers).
+    // integers stay byte for byte.
     return c.kind === "integer" ? ref : `IF(ISEMPTY(${ref}), '', ${ref} * 1)`;
   }
   let body: string;
@@ -90,6 +104,24 @@ function numberExpression(ref: string, c: SniffedColumn, decimalIn: "." | ",", n
   return `IF(ISEMPTY(${ref}), '', ${body} * 1)`;
 }
 
+/**
+ * A date column: each format in turn (a column may mix shapes), values no format reads written as they
+ * are (never silently emptied), a UTC offset applied with TO_UTC.
+ */
+function dateExpression(ref: string, c: SniffedColumn): string {
+  const to = c.kind === "date" ? ISO_DATE : ISO_DATETIME;
+  const formats = c.formats ?? [c.format!];
+  const read = (f: string) =>
+    /ZZ/.test(f) ? `TO_UTC(${ref}, ${lit(f)})` : `DATE_CONVERT(${ref}, ${lit(f)}, ${lit(to)})`;
+  if (formats.length === 1 && (c.strays?.length ?? 0) === 0) return read(formats[0]);
+  let expr = (c.strays?.length ?? 0) > 0 ? `AS_TEXT(${ref})` : read(formats[formats.length - 1]);
+  const tested = (c.strays?.length ?? 0) > 0 ? formats : formats.slice(0, -1);
+  for (let i = tested.length - 1; i >= 0; i--) {
+    expr = `IF(IS_DATE(${ref}, ${lit(tested[i])}), ${read(tested[i])}, ${expr})`;
+  }
+  return `IF(ISEMPTY(${ref}), '', ${expr})`;
+}
+
 function columnExpression(
   c: SniffedColumn,
   s: SniffResult,
@@ -99,9 +131,8 @@ function columnExpression(
   const ref = fieldRef(c, repeated);
   switch (c.kind) {
     case "date":
-      return `DATE_CONVERT(${ref}, ${lit(c.format!)}, ${lit(ISO_DATE)})`;
     case "datetime":
-      return `DATE_CONVERT(${ref}, ${lit(c.format!)}, ${lit(ISO_DATETIME)})`;
+      return dateExpression(ref, c);
     case "integer":
     case "decimal":
       return numberExpression(ref, c, s.decimalSeparator, nativeComma);
@@ -110,24 +141,34 @@ function columnExpression(
       return `IF(ISEMPTY(${ref}), '', IF(LOWER(${ref}) = ${lit(yes.toLowerCase())}, 'true', 'false'))`;
     }
     default:
-      return ref;
+      // Text bxp would rewrite (ids like 1111.0, codes like 185.50) is written as it is.
+      return c.asText ? `AS_TEXT(${ref})` : ref;
   }
 }
 
 function columnComment(c: SniffedColumn, s: SniffResult): string {
   switch (c.kind) {
     case "date":
-    case "datetime":
-      return `${c.kind} read as '${c.format}'`;
+    case "datetime": {
+      const formats = (c.formats ?? [c.format!]).map((f) => `'${f}'`).join(" or ");
+      const strays = c.strays?.length ? `; ${c.strays.length} non-date value(s) kept as written` : "";
+      const offset = c.offset ? "; the UTC offset is applied (UTC times)" : "";
+      return `${c.kind} read as ${formats}${strays}${offset}`;
+    }
     case "decimal":
     case "integer": {
       const group = c.thousands ? `, thousands '${c.thousands}'` : "";
-      return c.kind === "decimal" ? `decimal, separator '${s.decimalSeparator}'${group}` : `integer${group}`;
+      const minus = c.trailingMinus ? ", minus sign at the end" : "";
+      return c.kind === "decimal"
+        ? `decimal, separator '${s.decimalSeparator}'${group}${minus}`
+        : `integer${group}${minus}`;
     }
     case "boolean":
       return `boolean: '${c.booleans![0]}' is true, '${c.booleans![1]}' false`;
     default:
-      return c.empty > 0 && c.empty === s.dataRecords ? "text (empty in the sample)" : "text";
+      if (c.identifier) return "identifier: numbers kept exactly as written, not as quantities";
+      if (c.empty > 0 && c.empty === s.dataRecords) return "text (empty in the sample)";
+      return c.asText ? "text, kept as written (some values look like numbers)" : "text";
   }
 }
 
@@ -184,6 +225,12 @@ export function draftConfig(bytes: Uint8Array, options: DraftOptions): Draft {
     L.push("      // Decimal commas in a comma-delimited file: the expressions below turn them into dots.");
   }
   L.push(`      csv_text_quote_in: ${str(s.quote)},`);
+  if (s.needsQuoting) {
+    L.push(
+      "      // Some values hold a comma, a quote or a line break: quoted on output, so no row gains columns.",
+    );
+    L.push(`      csv_text_quote_out: "double",`);
+  }
   if (s.headerLine !== 1) {
     L.push(
       `      // The ${s.preambleLines} non-empty line(s) before the header are skipped (empty lines do not count).`,
@@ -201,16 +248,13 @@ export function draftConfig(bytes: Uint8Array, options: DraftOptions): Draft {
   L.push("      },");
   L.push("");
   L.push("      row_rules: [");
-  if (s.footerLines > 0 && s.columns.length > 0) {
-    const first = fieldRef(s.columns[0], repeated);
-    const values = [...new Set(s.footerFirstFields)];
-    if (values.length > 0) {
-      L.push(`        // The closing line(s) ${s.footerLineNumbers.join(", ")} are totals, not data.`);
-      const when = values.length === 1
-        ? `${first} = ${lit(values[0])}`
-        : `IN(${first}, ${values.map(lit).join(", ")})`;
-      L.push(`        { when: ${str(when)}, rows: [] },`);
-    }
+  for (const rule of s.skips) {
+    L.push(
+      `        // Line(s) ${
+        rule.lines.join(", ")
+      }: ${rule.reason}, not data. Recognised by shape: ${rule.how}.`,
+    );
+    L.push(`        { when: ${str(predicateExpression(rule.predicate, s.columns, repeated))}, rows: [] },`);
   }
   L.push("        // Every other record: one output row with the variables above.");
   L.push(`        { when: "1 = 1", rows: [{}] },`);
@@ -223,6 +267,27 @@ export function draftConfig(bytes: Uint8Array, options: DraftOptions): Draft {
   L.push("  },");
   L.push("}");
   return { templateId, text: L.join("\n") + "\n", sniff: s, columns };
+}
+
+/** The `when` of a skip rule. */
+function predicateExpression(
+  p: SkipPredicate,
+  columns: readonly SniffedColumn[],
+  repeated: ReadonlySet<string>,
+): string {
+  const ref = (i: number) => fieldRef(columns[i], repeated);
+  switch (p.kind) {
+    case "not_date":
+      return `NOT IS_DATE(${ref(p.column)}, ${lit(p.format)})`;
+    case "empty":
+      return p.columns.map((i) => `ISEMPTY(${ref(i)})`).join(" AND ");
+    case "equals":
+      return p.values.length === 1
+        ? `${ref(p.column)} = ${lit(p.values[0])}`
+        : `IN(${ref(p.column)}, ${p.values.map(lit).join(", ")})`;
+    case "starts_with":
+      return p.texts.map((t) => `STARTS_WITH(${ref(p.column)}, ${lit(t)})`).join(" OR ");
+  }
 }
 
 /** Output keys are identifiers already; quote the odd one that is not a JSON5 identifier. */

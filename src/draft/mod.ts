@@ -7,11 +7,14 @@
 
 export {
   type ColumnKind,
+  type SkipPredicate,
+  type SkipRule,
   sniffCsv,
   type SniffedColumn,
   type SniffOptions,
   type SniffResult,
 } from "./sniff.ts";
 export { type Draft, draftConfig, type DraftOptions, identifier } from "./draft.ts";
-export { type DateGuess, inferDateFormat } from "./dates.ts";
+export { type ColumnDates, type DateGuess, inferColumnDates, inferDateFormat } from "./dates.ts";
+export { checkDraft, type SelfCheck, selfCheck } from "./self_check.ts";
 export { type NumberShape, numberShape } from "./numbers.ts";
