@@ -396,8 +396,12 @@ export function listedInputSchema(tool: BxpTool): Record<string, unknown> {
 export function acceptedInputSchema(tool: BxpTool): JsonSchema {
   const listed = listedInputSchema(tool);
   if (tool.accepts === undefined) return listed;
-  const properties = listed.properties as Record<string, JsonSchema>;
-  return { ...listed, properties: { ...properties, ...tool.accepts } };
+  const properties = { ...listed.properties as Record<string, JsonSchema> };
+  // Only arguments the tool declares: an accepted shape never adds an argument.
+  for (const [name, shape] of Object.entries(tool.accepts)) {
+    if (Object.hasOwn(properties, name)) properties[name] = shape;
+  }
+  return { ...listed, properties };
 }
 
 /**

@@ -342,6 +342,10 @@ Deno.test("the declared and the older shapes of rows, maps and lookups give the 
     const wrong = await call("bxp_eval", { expr: "1", maps: [{ map: "m", key: "a" }] });
     assert.equal(wrong.isError, true);
     assert.match(wrong.content[0].text, /missing 'maps\[0\]\.value'/);
+    // An accepted older shape never adds an argument: bxp_eval takes no exprs.
+    const extra = await call("bxp_eval", { expr: "1", exprs: ["2"] });
+    assert.equal(extra.isError, true);
+    assert.match(extra.content[0].text, /unknown argument 'exprs'/);
     assert.equal(await server.close(), 0);
   } finally {
     await server.dispose();
