@@ -402,11 +402,15 @@ function classifyColumn(
   if (shapes.every((s) => s !== null)) {
     const fits = shapes.every((s) => s!.shape.decimal === null || s!.shape.decimal === decimal);
     if (fits) {
-      const integer = shapes.every((s) =>
-        s!.shape.integer || (s!.shape.decimal === null && s!.shape.thousands === null)
+      // "4,981" is 4981 beside a decimal point but 4.981 in a file whose decimal mark is the comma.
+      const integer = shapes.every((s, i) =>
+        s!.shape.integer ||
+        (s!.shape.decimal === null && s!.shape.thousands === null && !present[i].includes(decimal))
       );
       const groups = new Set(shapes.map((s) => s!.shape.thousands).filter((t) => t !== null && t !== ""));
-      if (shapes.some((s) => s!.shape.thousands === null)) groups.add(decimal === "." ? "," : ".");
+      if (shapes.some((s, i) => s!.shape.thousands === null && !present[i].includes(decimal))) {
+        groups.add(decimal === "." ? "," : ".");
+      }
       // Leading zeros (account numbers, postcodes) and id-like headers are identifiers, not numbers.
       if (isIdentifier(name, present) || present.some((v) => /^0\d+$/.test(v))) {
         col.identifier = true;

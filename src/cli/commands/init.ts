@@ -7,6 +7,7 @@
 
 import { dirname, relative, resolve } from "../../util/host_path.ts";
 import { draftConfig } from "../../draft/draft.ts";
+import { checkDraft } from "../../draft/self_check.ts";
 import { annotateConfig } from "../../inspect/annotate.ts";
 import { DEFAULT_CONFIG, isSafeCliPath } from "../args.ts";
 import { flagValue } from "./argv.ts";
@@ -94,6 +95,17 @@ export async function run(args: readonly string[]): Promise<number> {
       `header line ${s.headerLine})`,
   );
   for (const n of s.notes) console.error(`check: ${n}`);
+  // The draft proves itself: run on its own sample in memory before anyone relies on it.
+  const proof = await checkDraft(draft, bytes, sample);
+  const skipped = Object.entries(proof.skipped).map(([why, n]) => `${n} ${why}`).join(", ");
+  console.error(
+    `self-check: ${
+      proof.ok ? "ok" : "FAILED"
+    }: ${proof.rows_in} record(s) in, ${proof.rows_out} row(s) written` +
+      `${skipped ? `, skipped: ${skipped}` : ""}, ${proof.expression_errors} expression error(s), ` +
+      `${proof.findings.length} finding(s)`,
+  );
+  for (const p of proof.problems) console.error(`self-check: ${p}`);
   console.error(`next: bxp-cli --config ${out} --dry-run`);
-  return 0;
+  return proof.ok ? 0 : 2;
 }

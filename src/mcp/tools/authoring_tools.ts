@@ -47,7 +47,9 @@ export const DRAFT_TEMPLATE_TOOL: BxpTool = {
     "separator and thousands grouping, the header line after a preamble, trailing total lines, and each " +
     "column's kind (integer, decimal, date with its bxp date format, boolean, text). Answers JSON: " +
     "{ok, template_id, config (commented JSON5: one $variable per column normalising it, a pass-through " +
-    "rule, an output_schema), detected {...}, columns [...], notes [ambiguities to check]}. Bounded: " +
+    "rule, an output_schema), detected {...}, columns [...], notes [ambiguities to check], self_check " +
+    "{ok, rows_in, rows_out, skipped by reason, expression_errors, findings, problems}: the draft run on " +
+    "its own sample in memory}. Bounded: " +
     "the first MiB of the sample, its first 10000 records and 512 columns are examined (a note says " +
     "what was cut; detected.columns_total gives the header's width). Nothing is " +
     "written; validate with bxp_validate, try with bxp_simulate, save with bxp_write_config.",
@@ -71,6 +73,7 @@ export const DRAFT_TEMPLATE_TOOL: BxpTool = {
     detected: { type: "object" },
     columns: { type: "array" },
     notes: { type: "array", items: { type: "string" } },
+    self_check: { type: "object" },
   }, ["ok"]),
   allowStructured: true,
   annotations: READ_ONLY,
@@ -138,6 +141,10 @@ export const DRAFT_TEMPLATE_TOOL: BxpTool = {
         text: JSON.stringify({ ok: false, error: "the sample holds no header or records", notes: s.notes }),
       };
     }
+    // The draft proves itself: run on its own sample in memory; the answer carries the result.
+    // Loaded on first use (the engine's run is not part of the tool core; tool_core.ts is not this tool's).
+    const { checkDraft } = await import("../../draft/self_check.ts");
+    const check = await checkDraft(draft, bytes, name);
     return {
       text: JSON.stringify({
         ok: true,
@@ -166,6 +173,7 @@ export const DRAFT_TEMPLATE_TOOL: BxpTool = {
           expression: draft.columns[i].expression,
         })),
         notes: s.notes,
+        self_check: check,
       }),
     };
   },
