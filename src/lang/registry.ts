@@ -5,7 +5,7 @@
  * @example
  * ```ts
  * import { FUNCTIONS, findFunction } from "./registry.ts";
- * FUNCTIONS.length; // 72
+ * FUNCTIONS.length; // 73
  * findFunction("abs")?.signature; // "ABS(x)"
  * ```
  * @module
@@ -21,6 +21,7 @@ import * as numbers from "./functions/numbers.ts";
 import * as row from "./functions/row.ts";
 import * as dates from "./functions/dates.ts";
 import * as written from "./functions/written.ts";
+import * as amount from "./functions/amount.ts";
 
 const expr = (name: string): ArgSpec => ({ name, kind: "expr" });
 const str = (name: string): ArgSpec => ({ name, kind: "string" });
@@ -708,6 +709,21 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     rowVarying: false,
     needs: "none",
     eager: numbers.priceValueImpl,
+  },
+  {
+    name: "PARSE_AMOUNT",
+    category: "numbers",
+    signature: "PARSE_AMOUNT(text [, decimal_separator])",
+    description:
+      "The number in a money text as exports write it: a currency symbol or ISO code before or after it, group separators between groups of three digits (the other of . and , and spaces or '), and the sign in front, behind (`1.250,65-`), before the symbol (`-$12`) or as parentheses (`(1,250.65)`). `decimal_separator` is '.' (default) or ','. Any other text is NotANumber (IFERROR can catch it), never a guess; \"\" for empty text.",
+    example: "PARSE_AMOUNT('(1,250.65)')",
+    exampleResult: "-1250.65",
+    args: [str("text"), str("decimal_separator")],
+    minArgs: 1,
+    maxArgs: 2,
+    rowVarying: false,
+    needs: "none",
+    eager: amount.parseAmountImpl,
   },
   {
     name: "PRICE_CURRENCY",
