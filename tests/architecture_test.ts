@@ -107,3 +107,58 @@ Deno.test("bxp-cli never imports bxp-mcp", () => {
   const files = sources("src/cli");
   assert.deepEqual(violations(files, (s) => s.startsWith("src/mcp/") || s === "main.ts"), []);
 });
+
+/** The strongly connected groups of more than one file in the import graph of `files` (Tarjan). */
+function importCycles(files: string[]): string[][] {
+  const graph = new Map(files.map((f) => [f, importsOf(f).filter((s) => s.endsWith(".ts"))]));
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1) cycles.push(group.sort());
+  };
+  for (const f of files) if (!index.has(f)) visit(f);
+  return cycles;
+}
+
+Deno.test("no import cycles anywhere in src/ (static and dynamic imports)", () => {
+  assert.deepEqual(importCycles(sources("src")), []);
+});
+
+Deno.test("the cycle check finds a circle that goes through a dynamic import", () => {
+  // The same walk over a graph known to hold one: bxp-cli's old args.ts <-> commands circle.
+  const dir = Deno.makeTempDirSync({ prefix: "bxp-cycle-probe-" });
+  try {
+    Deno.writeTextFileSync(join(dir, "a.ts"), 'import { b } from "./b.ts";\nexport const a = b;\n');
+    Deno.writeTextFileSync(
+      join(dir, "b.ts"),
+      'export const b = 1;\nexport const load = () => import("./a.ts");\n',
+    );
+    const found = importCycles(sources(relative(ROOT, dir)));
+    assert.deepEqual(found, [[relative(ROOT, join(dir, "a.ts")), relative(ROOT, join(dir, "b.ts"))]]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

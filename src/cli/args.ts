@@ -10,8 +10,6 @@
  * @module
  */
 
-import { commandsHelp } from "./commands/mod.ts";
-
 /** Everything a run needs from the command line. */
 export interface CliOptions {
   config: string;
@@ -119,8 +117,12 @@ export const CLI_FLAGS: readonly FlagDoc[] = [
   { flag: "--help", value: null, description: "print this help and exit" },
 ];
 
-/** The help text; `prog` is the program name shown in the usage lines. */
-export function usageText(prog = "bxp-cli"): string {
+/**
+ * The help text; `prog` is the program name shown in the usage lines, `otherModes` the commands table's
+ * section (`commandsHelp()`). It is passed in, not imported: the commands parse their own arguments with
+ * this module, and an import back would make the two one import circle.
+ */
+export function usageText(prog = "bxp-cli", otherModes = ""): string {
   const rows = CLI_FLAGS.map((f) =>
     `  ${(f.value === null ? f.flag : `${f.flag} ${f.value}`).padEnd(20)}${f.description}`
   );
@@ -135,7 +137,7 @@ Usage:
 
 Options:
 ${rows.join("\n")}
-${commandsHelp()}
+${otherModes}
 Value options accept \`--name value\` or \`--name=value\`.
 
 Exit codes:

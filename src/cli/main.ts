@@ -9,7 +9,7 @@
 import { VERSION } from "../version.ts";
 import { parseCliArgs, usageText } from "./args.ts";
 import { removeLiveTemps } from "./deno_fs.ts";
-import { findCommand } from "./commands/mod.ts";
+import { commandsHelp, findCommand } from "./commands/mod.ts";
 import { runConversionCommand, stopNow } from "./conversion_run.ts";
 
 async function main(): Promise<number> {
@@ -21,12 +21,12 @@ async function main(): Promise<number> {
     return 0;
   }
   if (req.kind === "help") {
-    console.log(usageText());
+    console.log(usageText("bxp-cli", commandsHelp()));
     return 0;
   }
   if (req.kind === "error") {
     console.error(`error: ${req.message}`);
-    if (req.usage) console.error(usageText());
+    if (req.usage) console.error(usageText("bxp-cli", commandsHelp()));
     return 1;
   }
   return await runConversionCommand(req.options);
