@@ -186,6 +186,10 @@ export function draftConfig(bytes: Uint8Array, options: DraftOptions): Draft {
   // A decimal comma can only be declared when it is not also the delimiter.
   const nativeComma = s.decimalSeparator === "," && s.delimiter !== ",";
 
+  // input_schema is evaluated on every record, skipped ones too: a repeated header's "Amount" * 1 would
+  // be an expression error, so the records the rules skip are kept out of the arithmetic.
+  const skipGuard = s.skips.map((r) => predicateExpression(r.predicate, s.columns, repeated))
+    .map((e) => (s.skips.length > 1 ? `(${e})` : e)).join(" OR ");
   const used = new Set<string>();
   const columns = s.columns.map((c) => {
     let base = identifier(c.name, `col_${c.index + 1}`);
@@ -195,7 +199,7 @@ export function draftConfig(bytes: Uint8Array, options: DraftOptions): Draft {
       name: c.name,
       variable: `$${base}`,
       output: base,
-      expression: columnExpression(c, s, nativeComma, repeated),
+      expression: guarded(columnExpression(c, s, nativeComma, repeated), c, s, skipGuard),
     };
   });
 
@@ -267,6 +271,16 @@ export function draftConfig(bytes: Uint8Array, options: DraftOptions): Draft {
   L.push("  },");
   L.push("}");
   return { templateId, text: L.join("\n") + "\n", sniff: s, columns };
+}
+
+/** `expr`, or '' on the records the skip rules drop, for expressions that can fail on them. */
+function guarded(expr: string, c: SniffedColumn, s: SniffResult, guard: string): string {
+  const risky = c.kind === "integer" ? /\* 1/.test(expr) : c.kind === "decimal" || c.offset === true;
+  // Only where a skipped record holds something the arithmetic cannot read (a header's "Amount").
+  const fails = s.skips.some((r) =>
+    r.records.some((f) => !/^\s*([+-]?\d+([.,' ]\d+)*-?)?\s*$/.test(f[c.index] ?? ""))
+  );
+  return guard !== "" && risky && fails ? `IF(${guard}, '', ${expr})` : expr;
 }
 
 /** The `when` of a skip rule. */

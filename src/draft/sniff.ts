@@ -80,6 +80,8 @@ export interface SkipRule {
   predicate: SkipPredicate;
   /** Why this predicate (for the comment). */
   how: string;
+  /** The records' fields. */
+  records: string[][];
 }
 
 /** Everything {@link sniffCsv} found. */
@@ -574,6 +576,7 @@ function skipRules(
       rules.push({
         reason: "repeated header",
         lines: split.headers.map((r) => r.line),
+        records: split.headers.map((r) => r.fields),
         predicate: p,
         how: "the header line, repeated at the start of each section",
       });
@@ -638,6 +641,7 @@ function skipRules(
         ? "totals / notes at the end"
         : "section titles and totals",
       lines: targets.map((r) => r.line),
+      records: targets.map((r) => r.fields),
       predicate: c.p,
       how: c.how,
     });
