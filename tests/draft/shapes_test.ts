@@ -150,18 +150,18 @@ Deno.test("draft: next month's footer, with other totals, is still skipped by th
 });
 
 Deno.test("draft: a stated shape is written exactly (trailing minus, 12-hour time, ids)", async () => {
-  const out = async (name: string) => {
+  const out = (name: string) => {
     const d = draftConfig(enc(SAMPLES[name].text), { sampleName: name });
     return d.columns.map((c) => c.expression);
   };
   const evaluate = (e: string, h: string[], f: string[]) => JSON.parse(evalExpr(e, h, f)).value;
-  const minus = await out("trailing_minus.csv");
+  const minus = out("trailing_minus.csv");
   assert.deepEqual(
     ["1.200,00-", "3.500,00", "3,50-"].map((v) => evaluate(minus[2], ["Betrag"], [v])),
     ["-1200", "3500", "-3.5"],
   );
-  const twelve = await out("twelve_hour.csv");
+  const twelve = out("twelve_hour.csv");
   assert.equal(evaluate(twelve[0], ["Posted"], ["01/05/2024 09:05:33 PM"]), "2024-01-05 21:05:33");
-  const ids = await out("ids.csv");
+  const ids = out("ids.csv");
   assert.equal(ids[0], "AS_TEXT([Id])");
 });
