@@ -43,6 +43,7 @@ import {
   readEra,
   RESOURCE_CACHE,
 } from "./modern.ts";
+import { declaresTasks, type TaskRecord, TASKS_EXTENSION, TaskStore } from "./tasks.ts";
 
 export type { ToolResult } from "./tool_result.ts";
 export type { RequestId } from "./jsonrpc.ts";
@@ -137,6 +138,13 @@ export interface ToolCall {
    * this server raised on an earlier attempt), or null. Client-controlled: validate before use.
    */
   readonly inputResponses?: Record<string, unknown> | null;
+  /**
+   * Whether this call may become a task (the tool allows it and the modern request declared the tasks
+   * extension): a call still running after its first progress report, or after
+   * {@link TASK_COMMIT_MS}, is answered with a task the client polls, so no per-request client time limit
+   * applies to it. False or absent otherwise.
+   */
+  readonly task?: boolean;
 }
 
 /**
@@ -164,6 +172,11 @@ export interface ToolDefinition {
   annotations?: Record<string, unknown>;
   /** Whether a single-JSON-object text result is also exposed as `structuredContent`. */
   allowStructured: boolean;
+  /**
+   * Whether a modern call that declares the tasks extension may run as a task (`tasks.ts`): for tools
+   * whose calls can outlast a client's time limit for one request.
+   */
+  taskSupport?: boolean;
   /** The implementation. */
   handler: ToolHandler;
 }
@@ -206,6 +219,15 @@ interface Subscription {
 /** Settled value of a call whose signal fired before its handler finished. */
 const ABORTED: unique symbol = Symbol("aborted");
 
+/** Settled value of a call that became a task. */
+const COMMITTED: unique symbol = Symbol("committed");
+
+/** How long a call that may become a task runs before it does (at its first progress report, if sooner). */
+export const TASK_COMMIT_MS = 1000;
+
+/** Room kept for the `tasks/get` envelope around a task's result within the answer cap. */
+const TASK_ENVELOPE_BYTES = 1024;
+
 /**
  * The MCP server core. Feed it one message per {@link McpServer.handleLine} call; it answers through the
  * `send` given with that line. Calls run concurrently: the caller decides whether to await each line.
@@ -237,6 +259,7 @@ export class McpServer {
   /** Handler work still running, including calls whose answer was given up (cancelled). */
   readonly #handlerWork = new Set<Promise<unknown>>();
   readonly #peer = new PeerRequests();
+  readonly #tasks = new TaskStore();
   readonly #maxAnswerBytes: number;
   #output: Send | null = null;
   /** How direct answers may be written, or null while answers must come back through the server. */
@@ -364,6 +387,7 @@ export class McpServer {
     }
     this.#subscriptions.clear();
     this.cancelAll(reason);
+    this.#tasks.close(reason);
     this.#peer.close();
     if (!await settleWithin([...this.#handlerWork], handlerGraceMs)) {
       this.#log(
@@ -740,15 +764,24 @@ export class McpServer {
         if (!resources) break;
         await this.#readResource(id, params, emit, RESOURCE_CACHE);
         return;
+      case "tasks/get":
+      case "tasks/update":
+      case "tasks/cancel":
+        if (!this.#offersTasks()) break;
+        this.#taskRequest(id, method, params, emit);
+        return;
     }
     emit(errorResponse(id, ErrorCode.methodNotFound, "Method not found", { method: clip(method) }));
   }
 
   /** The `server/discover` result (without the modern members {@link #emitModern} adds). */
   #discover(): Record<string, unknown> {
+    const capabilities = this.#capabilities();
+    // An extension of the modern era only (2025-11-25 has no `extensions` capability, and its own tasks).
+    if (this.#offersTasks()) capabilities.extensions = { [TASKS_EXTENSION]: {} };
     const result: Record<string, unknown> = {
       supportedVersions: [...ALL_SUPPORTED_VERSIONS],
-      capabilities: this.#capabilities(),
+      capabilities,
     };
     if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
     return result;
@@ -787,6 +820,47 @@ export class McpServer {
     if (title !== undefined) serverInfo.title = title;
     serverInfo.version = version;
     return serverInfo;
+  }
+
+  /** Whether a registered tool may run as a task (then the tasks extension is served). */
+  #offersTasks(): boolean {
+    for (const tool of this.#tools.values()) if (tool.taskSupport === true) return true;
+    return false;
+  }
+
+  /**
+   * `tasks/get`, `tasks/update` and `tasks/cancel` of the tasks extension. A task id this server did not
+   * mint for this client (or one expired) is -32602; `tasks/update` is acknowledged without effect, since
+   * no task here ever asks for input.
+   */
+  #taskRequest(id: WireId, method: string, params: unknown, emit: Send): void {
+    const taskId = isRecord(params) ? params.taskId : undefined;
+    if (typeof taskId !== "string") {
+      emit(errorResponse(id, ErrorCode.invalidParams, "Invalid params: 'taskId' must be a string"));
+      return;
+    }
+    const task = this.#tasks.get(taskId);
+    if (task === null) {
+      emit(
+        errorResponse(
+          id,
+          ErrorCode.invalidParams,
+          "Unknown task: this server holds no such task for this " +
+            "client (never created here, or expired)",
+          { taskId: clip(taskId) },
+        ),
+      );
+      return;
+    }
+    if (method === "tasks/get") {
+      this.#emitModern(id, this.#tasks.wire(task, true), emit);
+      return;
+    }
+    if (method === "tasks/cancel" && task.status === "working") {
+      task.controller.abort(new DOMException("cancelled by the client (tasks/cancel)", "AbortError"));
+      this.#tasks.finish(task, { status: "cancelled", message: "cancelled by the client" });
+    }
+    this.#emitModern(id, {}, emit);
   }
 
   /** What the server offers: the same for both eras. */
@@ -860,11 +934,26 @@ export class McpServer {
       watch: (answered) => entry.answered = answered,
     };
     let lastProgress = -Infinity;
+    // A call that may become a task does at its first progress report (its work is under way) or after
+    // TASK_COMMIT_MS; one that answers sooner (a refusal, an InputRequired) is answered as usual.
+    const taskable = modern !== null && tool.taskSupport === true &&
+      declaresTasks(modern.clientCapabilities) && this.#tasks.hasRoom();
+    let task: TaskRecord | null = null;
+    let status: string | undefined;
+    let commit = () => {};
+    const committed = new Promise<typeof COMMITTED>((resolve) => commit = () => resolve(COMMITTED));
     const call: ToolCall = {
       name: tool.name,
       requestId: id.value,
       signal: entry.controller.signal,
       progress: (progress, total, text) => {
+        if (text !== undefined) status = String(text);
+        if (task !== null) {
+          // A task reports through its status (the extension carries no progress notifications).
+          if (status !== undefined) this.#tasks.note(task, status);
+          return;
+        }
+        if (taskable) commit();
         if (progressToken === undefined || entry.state !== "running") return;
         if (!Number.isFinite(progress) || progress <= lastProgress) return;
         lastProgress = progress;
@@ -877,6 +966,7 @@ export class McpServer {
       direct,
       modern,
       inputResponses: modern !== null && isRecord(params.inputResponses) ? params.inputResponses : null,
+      task: taskable,
     };
 
     let outcome: ToolResult | typeof ABORTED;
@@ -894,7 +984,32 @@ export class McpServer {
       const tracked = work.then(() => {}, () => {});
       this.#handlerWork.add(tracked);
       tracked.finally(() => this.#handlerWork.delete(tracked));
-      outcome = await settledOrAborted(work, entry.controller.signal);
+      if (!taskable) {
+        outcome = await settledOrAborted(work, entry.controller.signal);
+      } else {
+        const timer = setTimeout(commit, TASK_COMMIT_MS);
+        let raced: ToolResult | typeof ABORTED | typeof COMMITTED;
+        try {
+          raced = await Promise.race([settledOrAborted(work, entry.controller.signal), committed]);
+        } finally {
+          clearTimeout(timer);
+        }
+        if (raced === COMMITTED) {
+          if (entry.state !== "running") return; // cancelled as it became a task
+          // From here the task owns the work: the request (and its POST) is over.
+          entry.state = "done";
+          if (this.#inFlight.get(id.key) === entry) this.#inFlight.delete(id.key);
+          task = this.#tasks.create(entry.controller, status);
+          this.#runAsTask(task, tool, work);
+          this.#emitBounded(
+            id,
+            modernResult(this.#tasks.wire(task, false), this.#serverInfo(), undefined, "task"),
+            emit,
+          );
+          return;
+        }
+        outcome = raced;
+      }
     } catch (error) {
       if (error instanceof InputRequired && modern !== null && entry.state === "running") {
         if (this.#inFlight.get(id.key) === entry) this.#inFlight.delete(id.key);
@@ -943,6 +1058,59 @@ export class McpServer {
       );
     }
     emit(json);
+  }
+
+  /**
+   * Settle `task` when `work` does: its result as the call would have answered it (within the answer
+   * cap), a thrown error as a tool failure, a cancellation as `cancelled`. An `InputRequired` after the
+   * task began cannot be asked for any more (SEP-2663 resolves input before a task is created): `failed`.
+   */
+  #runAsTask(task: TaskRecord, tool: ToolDefinition, work: Promise<ToolResult>): void {
+    const settle = (result: ToolResult) => {
+      let shaped = this.#taskResult(tool, result);
+      const bytes = overBudget(JSON.stringify(shaped), this.#maxAnswerBytes - TASK_ENVELOPE_BYTES);
+      if (bytes !== null) {
+        const hint = this.#options.answerTooLargeHint ?? "narrow the request";
+        shaped = this.#taskResult(
+          tool,
+          toolFailure(`the answer was ${bytes} bytes, over this server's limit for one message; ${hint}`),
+        );
+      }
+      this.#tasks.finish(task, { status: "completed", result: shaped });
+    };
+    work.then(
+      (result) => {
+        if (task.controller.signal.aborted) {
+          this.#tasks.finish(task, { status: "cancelled", message: "cancelled" });
+        } else if (!isRecord(result) || typeof result.text !== "string" || result.answered === true) {
+          settle(toolFailure(`tool '${tool.name}' returned no text`));
+        } else settle(result);
+      },
+      (error) => {
+        if (task.controller.signal.aborted) {
+          this.#tasks.finish(task, { status: "cancelled", message: "cancelled" });
+        } else if (error instanceof InputRequired) {
+          this.#tasks.finish(task, {
+            status: "failed",
+            error: {
+              code: ErrorCode.invalidRequest,
+              message: "the call asked for client input after it became a task; call it again",
+            },
+          });
+        } else {
+          this.#log(`tool '${tool.name}' threw: ${describeError(error)}`);
+          settle(toolFailure(describeError(error)));
+        }
+      },
+    );
+  }
+
+  /** A tool result as a modern `CallToolResult` object (what `tasks/get` of a completed task carries). */
+  #taskResult(tool: ToolDefinition, result: ToolResult): Record<string, unknown> {
+    if (typeof result.json === "string") {
+      return JSON.parse(modernResultJson(result.json, JSON.stringify(this.#serverInfo())));
+    }
+    return modernResult({ ...toCallToolResult(result, tool.allowStructured) }, this.#serverInfo());
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 
 export {
+  DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_LIMITS,
   DEFAULT_TIMEOUT_MS,
   denoSimulateHost,
@@ -24,4 +25,14 @@ export { MAX_TRACE_SAMPLE } from "./report.ts";
 export { MAX_CAPTURE_BYTES } from "./capture.ts";
 export { Gate } from "./gate.ts";
 export { RESIDENT_PROBE_OSES, type ResidentProbe, residentProbe } from "./memory.ts";
-export { outputUri, PAGE_BYTES, parseSimUri, RunStore, traceUri } from "./runs.ts";
+export {
+  outputUri,
+  PAGE_BYTES,
+  parseSimUri,
+  RUN_IDLE_MS,
+  type RunPage,
+  type RunPart,
+  type RunReadRefusal,
+  RunStore,
+  traceUri,
+} from "./runs.ts";

@@ -298,6 +298,8 @@ export interface RunFacts {
   queuedMs: number;
   /** Whether the outputs stay readable through resources. */
   kept: boolean;
+  /** The run's handle for `bxp_read_run` and how long it lives unused, when kept (absent in old callers). */
+  run?: { handle: string; idleSeconds: number } | null;
   /** The limits the call ran under. */
   limits: Record<string, number>;
 }
@@ -429,6 +431,7 @@ export function buildReport(facts: RunFacts, sampleRows: number): Report {
     workspace: facts.workspace,
     queued_ms: facts.queuedMs,
     kept: facts.kept,
+    ...(facts.run == null ? {} : { run: facts.run.handle, run_expires_after_idle_s: facts.run.idleSeconds }),
     limits: facts.limits,
     cut: [] as string[],
   };
@@ -589,6 +592,14 @@ export function summaryText(report: Report): string {
   }
   if (r.findings.length > 0) lines.push(`  findings: ${r.findings_total ?? r.findings.length}.`);
   if (r.queued_ms > 0) lines.push(`  queued ${r.queued_ms} ms behind other simulations.`);
+  if (typeof r.run === "string") {
+    lines.push(
+      `  run handle ${r.run}: read whole outputs, the trace or this report in pages with bxp_read_run ` +
+        `{run, part: "output" | "trace" | "report", name?, offset?} (expires ${
+          Math.round(r.run_expires_after_idle_s / 60)
+        } min after its last use).`,
+    );
+  }
   if (r.cut.length > 0) lines.push(`  cut to fit max_bytes: ${r.cut.join("; ")}.`);
   lines.push("  The structured content holds the full report.");
   return lines.join("\n");

@@ -33,7 +33,7 @@ import { acquireAll, Gate } from "./gate.ts";
 import { MonotonicProgress } from "./progress.ts";
 import { folderBytes, listOutputs, readFindings, readOutputs, readTrace } from "./readback.ts";
 import { buildReport, fitReport, RecordCounter, refusal, type Report, summaryText } from "./report.ts";
-import { outputUri, RunStore, traceUri } from "./runs.ts";
+import { outputUri, type RunPage, type RunPart, type RunReadRefusal, RunStore, traceUri } from "./runs.ts";
 import { outputNameEscape } from "../security/staged_config.ts";
 import {
   checkScratchRoot,
@@ -47,8 +47,15 @@ import {
   type WorkspacePaths,
 } from "./workspace.ts";
 
-/** Default time limit of one bxp-cli run. */
+/** The longest time limit of one bxp-cli run (a call asks for it with `timeout_seconds`, or runs as a task). */
 export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * The time limit of a call that names none and does not run as a task: under the about 60 s after which
+ * Claude Desktop and the Claude Code desktop app give up on a tool call, with room for staging and
+ * reading back.
+ */
+export const DEFAULT_CALL_TIMEOUT_MS = 50_000;
 
 /** The limits a simulator works under (all stated in the tool description). */
 export interface SimulateLimits {
@@ -120,6 +127,8 @@ export interface SimulateRequest {
   sampleRows?: number;
   /** Byte budget of the whole answer (default {@link MAX_BYTES}). */
   maxBytes?: number;
+  /** This run's time limit (default and cap: the host's {@link SimulateHost.timeoutMs}). */
+  timeoutMs?: number;
 }
 
 /** What the simulator needs from its host. */
@@ -130,7 +139,7 @@ export interface SimulateHost {
   locateCli(): Promise<CliCommand>;
   /** The child's whole environment. */
   childEnv(): Record<string, string>;
-  /** Time limit of one run, in milliseconds. */
+  /** The longest time limit of one run, in milliseconds (a request may ask for less). */
   timeoutMs: number;
   /** Diagnostics (stderr). */
   log(message: string): void;
@@ -206,6 +215,25 @@ export class Simulator {
     return this.#limits;
   }
 
+  /** The longest time limit a run may have (the host's), in milliseconds. */
+  get maxTimeoutMs(): number {
+    return this.#host.timeoutMs;
+  }
+
+  /**
+   * Read a kept run by its handle (`bxp_read_run`): a page of an output, the trace or the full report.
+   * See {@link RunStore.readByHandle}.
+   */
+  readRun(
+    handle: string,
+    part: RunPart,
+    name: string | null,
+    offset: number,
+    maxBytes: number,
+  ): Promise<RunPage | RunReadRefusal> {
+    return this.#store.readByHandle(handle, part, name, offset, maxBytes);
+  }
+
   /**
    * End the session's simulations: running and queued calls are cancelled (their bxp-cli killed and
    * waited for), every workspace is removed, and later calls are refused.
@@ -237,6 +265,7 @@ export class Simulator {
     step(1);
     const sampleRows = request.sampleRows ?? SAMPLE_ROWS.default;
     const maxBytes = request.maxBytes ?? MAX_BYTES.default;
+    const timeoutMs = Math.min(request.timeoutMs ?? this.#host.timeoutMs, this.#host.timeoutMs);
 
     const checked = checkTemplate(request);
     if ("refusal" in checked) return checked.refusal;
@@ -281,7 +310,7 @@ export class Simulator {
       }
 
       step(4);
-      const outcome = await this.#run(cli, request.template, paths, signal, progress);
+      const outcome = await this.#run(cli, request.template, paths, signal, progress, timeoutMs);
       if ("failure" in outcome) return outcome.failure;
       const { run } = outcome;
 
@@ -309,6 +338,7 @@ export class Simulator {
         bytes: keptOutputs.reduce((sum, o) => sum + o.bytes, 0) + Math.max(traceBytes, 0),
       });
       const id = paths.id;
+      const handle = kept ? this.#store.handleOf(id) : null;
       const report = buildReport({
         template: request.template,
         exitCode: run.exitCode,
@@ -323,10 +353,11 @@ export class Simulator {
         workspace: id,
         queuedMs,
         kept,
+        run: handle === null ? null : { handle, idleSeconds: Math.round(this.#store.idleMs / 1000) },
         limits: {
           sample_rows: sampleRows,
           max_bytes: maxBytes,
-          time_limit_s: Math.round(this.#host.timeoutMs / 1000),
+          time_limit_s: Math.round(timeoutMs / 1000),
           disk_budget_bytes: this.#limits.diskBudgetBytes,
           heap_mib: this.#limits.heapMiB,
           ...(this.#probe() === null ? {} : { resident_mib: this.#limits.residentMiB }),
@@ -351,6 +382,14 @@ export class Simulator {
           }]
           : []),
       ];
+      if (kept) {
+        // The whole report, before it is cut to this answer's budget, stays readable by handle.
+        const full = new TextEncoder().encode(JSON.stringify(report));
+        const reportPath = join(paths.workspace, "report.json");
+        if (await Deno.writeFile(reportPath, full, { mode: 0o600 }).then(() => true, () => false)) {
+          await this.#store.attachReport(id, reportPath, full.length);
+        }
+      }
       const result = fitAnswer(report, links, maxBytes);
       return result;
     } finally {
@@ -374,6 +413,7 @@ export class Simulator {
     paths: WorkspacePaths,
     signal: AbortSignal,
     progress: MonotonicProgress,
+    timeoutMs: number,
   ): Promise<{ run: Awaited<ReturnType<typeof runCli>> } | { failure: ToolResult }> {
     const args = [
       "--config",
@@ -402,7 +442,7 @@ export class Simulator {
       run = await runCli(capped.command, args, {
         env: { ...this.#host.childEnv(), ...capped.env },
         signal,
-        timeoutMs: this.#host.timeoutMs,
+        timeoutMs,
         captureBytes: this.#limits.captureBytes,
         onSpawn: (pid) => this.#host.log(`bxp_simulate: bxp-cli pid ${pid} running in ${paths.id}`),
         onProgress: (p) => {
@@ -441,8 +481,14 @@ export class Simulator {
       };
     }
     if (run.timedOut) {
-      const seconds = Math.round(this.#host.timeoutMs / 1000);
-      return { failure: failure(`bxp-cli did not finish within ${seconds} s and was killed`, paths.id) };
+      const seconds = Math.round(timeoutMs / 1000);
+      const more = timeoutMs < this.#host.timeoutMs
+        ? `; a longer run needs timeout_seconds (at most ${Math.round(this.#host.timeoutMs / 1000)}), ` +
+          "and a client that waits that long (or runs the call as a task)"
+        : "; simulate a smaller input";
+      return {
+        failure: failure(`bxp-cli did not finish within ${seconds} s and was killed${more}`, paths.id),
+      };
     }
     if (run.stopped !== null) {
       return {

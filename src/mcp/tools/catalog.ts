@@ -39,6 +39,7 @@ import {
   VALIDATE_SCHEMA,
 } from "./schemas.ts";
 import { SIMULATE_TOOL } from "./simulate_tool.ts";
+import { READ_RUN_TOOL } from "./read_run_tool.ts";
 import { WRITE_TOOL } from "./write_tool.ts";
 import { DISCOVERY_TOOLS } from "./discovery_tools.ts";
 import { AUTHORING_TOOLS } from "./authoring_tools.ts";
@@ -379,10 +380,14 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     },
   },
   SIMULATE_TOOL,
+  READ_RUN_TOOL,
   ...DISCOVERY_TOOLS,
   ...AUTHORING_TOOLS,
   WRITE_TOOL,
 ];
+
+/** The tools a modern call may run as a task (tasks extension): those that can outlast a client's cut-off. */
+export const TASK_TOOLS: ReadonlySet<string> = new Set([SIMULATE_TOOL.name]);
 
 /** The inputSchema `tools/list` shows for `tool`: the entry's, plus the `max_bytes` every tool takes. */
 export function listedInputSchema(tool: BxpTool): Record<string, unknown> {
@@ -433,6 +438,7 @@ export function registerBxpTools(
       outputSchema: tool.outputSchema,
       annotations: tool.annotations,
       allowStructured: tool.allowStructured,
+      taskSupport: TASK_TOOLS.has(tool.name),
       handler: async (rawArgs, call) => {
         const checked = checkArguments(accepted, rawArgs, tool.aliases);
         if (!checked.ok) return call.fail(checked.message);

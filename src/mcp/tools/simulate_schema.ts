@@ -85,6 +85,8 @@ export const SIMULATE_OUTPUT_SCHEMA: JsonSchema = obj({
   workspace: str("The run id (the private workspace's name); its resources use it."),
   queued_ms: int("How long the call waited for a free simulation slot."),
   kept: { type: "boolean", description: "Whether the outputs and trace stay readable as resources." },
+  run: str("The run handle (when kept): pass it as 'run' to bxp_read_run, in any later request."),
+  run_expires_after_idle_s: int("Seconds without a read after which the run and its handle are gone."),
   limits: { type: "object", additionalProperties: { type: "integer" } },
   cut: { type: "array", items: str(), description: "What was cut to fit max_bytes (empty when nothing)." },
   error: str("Why the run could not happen (ok:false)."),

@@ -1,6 +1,8 @@
 /**
  * The `bxp_simulate` catalog entry: a real conversion through the co-located bxp-cli, answered within a
- * byte budget, with the full outputs and trace readable as resources of the session.
+ * byte budget, with the full outputs and trace readable by run handle (`bxp_read_run`) and as resources
+ * of the session. Its time limit defaults to one a client's per-call cut-off allows (about 60 s in
+ * Claude Desktop), unless the call runs as a task.
  *
  * @module
  */
@@ -19,11 +21,13 @@ import { stringArg, type ToolArgs } from "./args.ts";
 import { integerProp, objectSchema, stringProp } from "./schemas.ts";
 import { SIMULATE_OUTPUT_SCHEMA } from "./simulate_schema.ts";
 import {
+  DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_LIMITS,
   DEFAULT_TIMEOUT_MS,
   MAX_BYTES,
   PROCESS_CONCURRENCY,
   RESIDENT_PROBE_OSES,
+  RUN_IDLE_MS,
   SAMPLE_ROWS,
 } from "../simulate/mod.ts";
 
@@ -56,10 +60,18 @@ export const SIMULATE_TOOL: BxpTool = {
     "record counts; per output file its size, SHA-256 and first rows (sample_rows); bxp-cli's summary, " +
     "diagnostics and findings; and a per-row trace from the BXTB sidecar: which input rows were written, " +
     "filtered (rule_skip or no_rule_match) or failed, each with its 1-based input line. The whole answer " +
-    "fits in max_bytes (what was cut is listed in 'cut'); the full outputs and trace stay readable for " +
-    "the session as bxp-sim:// resources (resources/read, 1 MiB pages, each naming the next). It verifies " +
-    "what bxp_eval and bxp_validate cannot (pre_pass, LOOKUP, row_rules). CSV-input templates only. " +
-    `Limits: ${DEFAULT_TIMEOUT_MS / 1000} s per run; ${DEFAULT_LIMITS.diskBudgetBytes / MiB} MiB of ` +
+    "fits in max_bytes (what was cut is listed in 'cut'); the answer's 'run' handle reads the full " +
+    "outputs, the trace and the whole report in pages with bxp_read_run, in any later request (it " +
+    `expires ${RUN_IDLE_MS / 60000} min after its last use); legacy sessions also get them as ` +
+    "bxp-sim:// resources. It verifies what bxp_eval and bxp_validate cannot (pre_pass, LOOKUP, " +
+    "row_rules). CSV-input templates only. " +
+    `Limits: ${DEFAULT_CALL_TIMEOUT_MS / 1000} s per run by default, so the call ends before the about ` +
+    `60 s many clients allow one tool call; timeout_seconds raises it to at most ${
+      DEFAULT_TIMEOUT_MS / 1000
+    } s ` +
+    "(a client that waits that long, or resets its timeout on progress), and a call run as a task " +
+    `(tasks extension) gets ${DEFAULT_TIMEOUT_MS / 1000} s by default; ` +
+    `${DEFAULT_LIMITS.diskBudgetBytes / MiB} MiB of ` +
     `outputs and trace per run (bxp-cli is killed beyond it); a ${DEFAULT_LIMITS.heapMiB} MiB heap for ` +
     `bxp-cli and, on ${RESIDENT_PROBE_OSES}, ${DEFAULT_LIMITS.residentMiB} MiB of resident memory for its ` +
     `whole process (killed beyond it: 'memory limit'); ${DEFAULT_LIMITS.perSession} runs at once per session and ${PROCESS_CONCURRENCY} per ` +
@@ -91,6 +103,15 @@ export const SIMULATE_TOOL: BxpTool = {
       minimum: 0,
       maximum: SAMPLE_ROWS.max,
     },
+    timeout_seconds: {
+      ...integerProp(
+        `Time limit of the run in seconds (default ${DEFAULT_CALL_TIMEOUT_MS / 1000}, or ` +
+          `${DEFAULT_TIMEOUT_MS / 1000} when the call runs as a task; 1 to ${DEFAULT_TIMEOUT_MS / 1000}). ` +
+          "Above about 55 only when the client waits longer than 60 s for a tool call.",
+      ),
+      minimum: 1,
+      maximum: DEFAULT_TIMEOUT_MS / 1000,
+    },
     max_bytes: {
       ...integerProp(
         `Byte budget of the whole answer (default ${MAX_BYTES.default}, from ${MAX_BYTES.min} to ` +
@@ -112,6 +133,15 @@ export const SIMULATE_TOOL: BxpTool = {
     if ("error" in sampleRows) return call.fail(sampleRows.error);
     const maxBytes = intArg(args, "max_bytes", MAX_BYTES.min, MAX_BYTES.max);
     if ("error" in maxBytes) return call.fail(maxBytes.error);
+    const cap = context.simulator.maxTimeoutMs;
+    const timeout = intArg(args, "timeout_seconds", 1, Math.max(1, Math.floor(cap / 1000)));
+    if ("error" in timeout) return call.fail(timeout.error);
+    // A task is polled, so no per-call client cut-off applies to it: it gets the whole limit.
+    const timeoutMs = timeout.value !== null
+      ? timeout.value * 1000
+      : call.task === true
+      ? cap
+      : Math.min(DEFAULT_CALL_TIMEOUT_MS, cap);
     const inline = stringArg(args, "csv");
     const csvPath = stringArg(args, "csv_path");
     const fileName = stringArg(args, "file_name");
@@ -147,6 +177,7 @@ export const SIMULATE_TOOL: BxpTool = {
         fileName: name,
         sampleRows: sampleRows.value ?? undefined,
         maxBytes: maxBytes.value ?? undefined,
+        timeoutMs,
       },
       call,
     );
