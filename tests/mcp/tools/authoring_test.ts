@@ -41,7 +41,8 @@ Deno.test("bxp_draft_template drafts, and the draft validates and simulates ever
     const inline = answer(await server.response(2));
     assert.equal(inline.ok, true);
     assert.equal(inline.template_id, "ledger");
-    assert.deepEqual(inline.columns.map((c: Wire) => c.kind), ["integer", "datetime", "decimal", "boolean"]);
+    // `id` is an identifier (its header says so): kept as written (AS_TEXT), so its kind is text.
+    assert.deepEqual(inline.columns.map((c: Wire) => c.kind), ["text", "datetime", "decimal", "boolean"]);
     assert.equal(inline.columns[1].format, "YYYY-MM-DD hh:mm:ss");
 
     await server.call(3, "bxp_validate", { config: inline.config });
