@@ -8,7 +8,7 @@
  * | bxp_eval | {@link evalExpr} |
  * | bxp_eval_batch | {@link evalBatch} |
  * | bxp_eval_trace | {@link evalTrace} |
- * | bxp_docs | {@link docsJson} |
+ * | bxp_docs | {@link docsAnswer} (bxp's whole text: {@link docsJson}) |
  * | bxp_list_templates / bxp_fetch_template | {@link listTemplates} / {@link fetchTemplate} |
  * | (bxp_simulate staging) | {@link templateIo} |
  * @module
@@ -19,9 +19,10 @@ export {
   annotateConfigAsync,
   type AnnotateOptions,
   type AnnotateResult,
+  outsideRootFindings,
 } from "./annotate.ts";
 export type { DirProbe, FsProbe } from "./annotate.ts";
-export { docsJson } from "./docs.ts";
+export { DOCS_SECTIONS, docsAnswer, docsJson, type DocsSection, GUI_ONLY_FIELDS } from "./docs.ts";
 export {
   type BatchResult,
   evalBatch,

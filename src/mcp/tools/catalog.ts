@@ -12,6 +12,7 @@
  * @module
  */
 
+import { DOCS_SECTIONS } from "../../inspect/docs_sections.ts";
 import { fetchTemplate, listTemplates } from "../../inspect/templates.ts";
 import { dirname as posixDirname } from "../../util/posix_path.ts";
 import type { McpServer, ToolResult } from "../protocol/mod.ts";
@@ -25,7 +26,6 @@ import { EVAL_TIME_LIMIT_MS, sharedEvalPool } from "./eval_pool.ts";
 import { loadToolCore } from "./core_loader.ts";
 import {
   BATCH_SCHEMA,
-  DOCS_SECTIONS,
   EXPR_OUTCOME_SCHEMA,
   type JsonSchema,
   LEGACY_EXPR_SHAPES,

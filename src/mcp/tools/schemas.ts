@@ -7,6 +7,9 @@
  * @module
  */
 
+// The section names alone, not the reference: tools/list is answered before the language is loaded.
+import { DOCS_SECTIONS } from "../../inspect/docs_sections.ts";
+
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
 
@@ -191,17 +194,6 @@ export const TEMPLATE_LIST_SCHEMA: JsonSchema = {
   }),
   anyOf: [{ required: ["templates"] }, { required: ["$err_1"] }],
 };
-
-/** The top-level sections of the bxp_docs reference, in bxp's order. */
-export const DOCS_SECTIONS = [
-  "functions",
-  "keywords",
-  "operators",
-  "tokens",
-  "date_tokens",
-  "precedence",
-  "config_schema",
-] as const;
 
 /**
  * `bxp_docs`: the sections are arrays of entry objects. No member is required: a `section` filter
