@@ -154,3 +154,79 @@ Deno.test("at most maxRuns runs and maxBytes bytes are kept; the oldest go first
     await assert.rejects(Deno.stat(dir), Deno.errors.NotFound);
   });
 });
+
+Deno.test("a run unused for the idle time expires (its folder removed); a read says so, and an evicted one too", async () => {
+  await withRun(async (_tmp, make) => {
+    let now = 1_000_000;
+    const store = new RunStore({ maxRuns: 2, maxBytes: 1 << 20, idleMs: 60_000 }, () => {}, 64, () => now);
+    const dir = await make("a", { "o.csv": "h\n1\n" });
+    await store.keep(kept("a", dir, { "o.csv": "h\n1\n" }));
+    const handle = store.handleOf("a")!;
+    assert.match(handle, /^bxr_[A-Za-z0-9_-]{22}$/);
+    // A read refreshes the idle clock.
+    now += 50_000;
+    assert.equal(
+      ((await store.readByHandle(handle, "output", null, 0, 100)) as { text: string }).text,
+      "h\n1\n",
+    );
+    now += 50_000;
+    assert.ok(!("error" in await store.readByHandle(handle, "output", "o.csv", 0, 100)));
+    now += 60_001;
+    const expired = await store.readByHandle(handle, "output", null, 0, 100);
+    assert.match(
+      (expired as { error: string }).error,
+      /^the run expired: it was not read for 1 min; simulate again/,
+    );
+    await assert.rejects(Deno.stat(dir), Deno.errors.NotFound);
+    assert.equal(await store.read(outputUri("a", "o.csv")), null, "the resource went with it");
+
+    const handles: string[] = [];
+    for (const id of ["b", "c", "d"]) {
+      const d = await make(id, { "o.csv": "h\n" });
+      await store.keep(kept(id, d, { "o.csv": "h\n" }));
+      handles.push(store.handleOf(id)!);
+    }
+    assert.match(
+      (await store.readByHandle(handles[0], "output", null, 0, 100) as { error: string }).error,
+      /^the run was evicted to make room for newer runs \(a client keeps its last 2 runs/,
+    );
+    assert.equal(new Set(handles).size, 3);
+    await store.close();
+  });
+});
+
+Deno.test("reads by handle: pages end at line ends or character starts, a mid-character offset moves on", async () => {
+  await withRun(async (_tmp, make) => {
+    const text = "ab\nééé\n" + "x".repeat(20);
+    const dir = await make("r", { "o.csv": text });
+    const store = new RunStore({ maxRuns: 2, maxBytes: 1 << 20 });
+    await store.keep(kept("r", dir, { "o.csv": text }));
+    const handle = store.handleOf("r")!;
+    type Page = { offset: number; bytes: number; next_offset: number | null; text: string };
+    const read = async (offset: number, max: number) =>
+      await store.readByHandle(handle, "output", null, offset, max) as Page;
+    // 10 bytes would end inside the third é; the line end at 10 is in the page's last half: cut there.
+    const first = await read(0, 10);
+    assert.deepEqual([first.text, first.next_offset], ["ab\nééé\n", 10]);
+    // No line end in reach: a cut at a character start (é is two bytes; 4 would split the second one).
+    assert.deepEqual([(await read(3, 3)).text, (await read(3, 3)).next_offset], ["é", 5]);
+    // An offset inside a character starts at the next one.
+    const inside = await read(4, 100);
+    assert.equal(inside.offset, 5);
+    assert.equal(inside.text, "éé\n" + "x".repeat(20));
+    assert.equal(inside.next_offset, null);
+    assert.match(
+      (await store.readByHandle(handle, "trace", null, 0, 10) as { error: string }).error,
+      /no trace/,
+    );
+    assert.match(
+      (await store.readByHandle(handle, "report", null, 0, 10) as { error: string }).error,
+      /no report/,
+    );
+    assert.match(
+      (await store.readByHandle(handle, "output", null, 99, 10) as { error: string }).error,
+      /past the end/,
+    );
+    await store.close();
+  });
+});
