@@ -11,6 +11,9 @@
  * | bxp_docs | {@link docsAnswer} (bxp's whole text: {@link docsJson}) |
  * | bxp_list_templates / bxp_fetch_template | {@link listTemplates} / {@link fetchTemplate} |
  * | (bxp_simulate staging) | {@link templateIo} |
+ *
+ * The evaluation tools' work as cloneable jobs ({@link runEvalJob}), and the test for a job cheap enough
+ * to answer without a worker's time limit ({@link runInline}), serve an adapter that runs them on threads.
  * @module
  */
 
@@ -37,6 +40,15 @@ export {
   type TraceResult,
   validateExprJson,
 } from "./eval.ts";
+export { INLINE_MAX_CHARS, INLINE_SPEND_LIMIT, jobChars, runInline } from "./inline_jobs.ts";
+export {
+  type EvalExtras,
+  type EvalJob,
+  type EvalOutcome,
+  type Finding,
+  runEvalJob,
+  type Verdict,
+} from "./jobs.ts";
 export { rowArgument } from "./row_argument.ts";
 export {
   fetchTemplate,

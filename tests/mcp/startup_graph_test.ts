@@ -46,7 +46,7 @@ Deno.test("the session worker answers its handshake without the language: the to
   const core = workerGraph.filter((m) =>
     /^src\/(lang|engine|draft|templates)\//.test(m) || m === "src/inspect/mod.ts" ||
     m === "src/inspect/eval.ts" || m === "src/inspect/annotate.ts" || m === "src/config/validate.ts" ||
-    m === "src/mcp/tools/tool_core.ts" || m === "src/mcp/tools/eval_jobs.ts" || m.startsWith("npm:")
+    m === "src/mcp/tools/tool_core.ts" || m === "src/inspect/jobs.ts" || m.startsWith("npm:")
   );
   assert.deepEqual(core, [], `the session worker loads at startup: ${core.join(", ")}`);
   assert.ok(workerGraph.length <= 80, `the session worker loads ${workerGraph.length} modules at startup`);

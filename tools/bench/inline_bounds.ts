@@ -1,6 +1,6 @@
 /**
  * How long bxp-mcp's session thread can be held by a stateless call it answers inline (see
- * `src/mcp/tools/inline_jobs.ts`): requests built to stress each inline bound, each within the bounds (so
+ * `src/inspect/inline_jobs.ts`): requests built to stress each inline bound, each within the bounds (so
  * answered inline, not handed to a worker), timed in process. The report gives the slowest run of each;
  * the README's bound on a stalled session comes from here.
  *
@@ -11,13 +11,13 @@
  * @module
  */
 
-import type { EvalJob } from "../../src/mcp/tools/eval_jobs.ts";
 import {
+  type EvalJob,
   INLINE_MAX_CHARS,
   INLINE_SPEND_LIMIT,
   jobChars,
   runInline,
-} from "../../src/mcp/tools/inline_jobs.ts";
+} from "../../src/inspect/mod.ts";
 
 /** One stress case and what it cost. */
 export interface InlineBound {

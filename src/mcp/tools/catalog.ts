@@ -20,7 +20,7 @@ import { batchRequest, stringArg, tableArgs, type ToolArgs } from "./args.ts";
 import { checkArguments } from "./arg_check.ts";
 import { answerBytes, budgetOf, overBudget, withMaxBytes } from "./budget.ts";
 import { withTextCopy } from "./text_copy.ts";
-import type { EvalJob } from "./eval_jobs.ts";
+import type { EvalJob } from "../../inspect/mod.ts";
 import { directSpec, resultJson } from "./eval_answer.ts";
 import { EVAL_TIME_LIMIT_MS, sharedEvalPool } from "./eval_pool.ts";
 import { loadToolCore } from "./core_loader.ts";

@@ -18,7 +18,7 @@ import { resultLine } from "../protocol/jsonrpc.ts";
 import { utf8Length } from "../../util/utf8.ts";
 import { structuredJson } from "../protocol/tool_result.ts";
 import type { DirectAnswer } from "../protocol/server.ts";
-import type { EvalOutcome } from "./eval_jobs.ts";
+import type { EvalOutcome } from "../../inspect/mod.ts";
 
 /** What the worker needs to write a call's answer itself (plain data: it crosses to the worker). */
 export interface DirectSpec {

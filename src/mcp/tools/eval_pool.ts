@@ -5,7 +5,7 @@
  * session thread stays free to answer `ping`, cancellations and other calls meanwhile.
  *
  * A job whose cost is bounded by construction (small inputs, a small work budget for the whole job, no
- * regular expressions or time zones, see `inline_jobs.ts`) is answered on the calling thread instead: the
+ * regular expressions or time zones, see `inspect/inline_jobs.ts`) is answered on the calling thread instead: the
  * hand-off to a worker would cost more than the job. One that turns out to need more is handed on.
  *
  * In a stdio session a job can carry a direct-answer offer (see `eval_answer.ts`): its worker then writes
@@ -23,7 +23,7 @@
  * @module
  */
 
-import type { EvalJob, EvalOutcome } from "./eval_jobs.ts";
+import type { EvalJob, EvalOutcome } from "../../inspect/mod.ts";
 import { loadedToolCore, loadToolCore, type ToolCore } from "./core_loader.ts";
 import type { DirectSpec } from "./eval_answer.ts";
 import { unlockOutput } from "../protocol/output_lock.ts";
@@ -81,7 +81,7 @@ export interface EvalPoolOptions {
   /** How long a new worker may take to get ready (default {@link WORKER_START_TIMEOUT_MS}). */
   startTimeoutMs?: number;
   /**
-   * Answer jobs within the inline bounds on this thread at once (see `inline_jobs.ts`; default true).
+   * Answer jobs within the inline bounds on this thread at once (see `inspect/inline_jobs.ts`; default true).
    * Off, every job goes to a worker (tests of the worker path).
    */
   inline?: boolean;

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { type EvalJob, type EvalOutcome, runEvalJob } from "./eval_jobs.ts";
+import { type EvalJob, type EvalOutcome, runEvalJob } from "../../inspect/mod.ts";
 import { directAnswerLine, type DirectSpec } from "./eval_answer.ts";
 import { CLAIM_RUNNING, CLAIM_WRITING } from "./eval_pool.ts";
 import { tryLockOutput, unlockOutput } from "../protocol/output_lock.ts";

@@ -14,9 +14,7 @@
  * @module
  */
 
-export { runEvalJob } from "./eval_jobs.ts";
-export { runInline } from "./inline_jobs.ts";
-export { annotateConfig, docsAnswer, outsideRootFindings } from "../../inspect/mod.ts";
+export { annotateConfig, docsAnswer, outsideRootFindings, runEvalJob, runInline } from "../../inspect/mod.ts";
 export { builtinLibrary, fetchLibraryAnswer, findTemplate, listLibraryJson } from "../../templates/mod.ts";
 // The library as bxp-cli resolves it (built-ins, then the program's and the user's templates folders).
 export { readLibrary } from "../../cli/commands/library_fs.ts";

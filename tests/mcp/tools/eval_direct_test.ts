@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { CLAIM_REVOKED, EvalPool, type EvalStop } from "../../../src/mcp/tools/eval_pool.ts";
 import { directAnswerLine, resultJson, VERDICT_LABEL } from "../../../src/mcp/tools/eval_answer.ts";
-import { type EvalJob, type EvalOutcome, runEvalJob } from "../../../src/mcp/tools/eval_jobs.ts";
+import { type EvalJob, type EvalOutcome, runEvalJob } from "../../../src/inspect/mod.ts";
 import {
   singleJsonObject,
   toCallToolResult,

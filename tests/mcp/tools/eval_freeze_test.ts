@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { ServerProcess, type Wire } from "../_support/server_process.ts";
-import { INLINE_MAX_CHARS } from "../../../src/mcp/tools/inline_jobs.ts";
+import { INLINE_MAX_CHARS } from "../../../src/inspect/mod.ts";
 
 /** 100 REPLACEs of a 6000-character text over a 20000-entry map: seconds each, minutes together. */
 function costlyBatch(): Record<string, unknown> {

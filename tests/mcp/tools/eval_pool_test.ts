@@ -6,8 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { EvalPool, type EvalStop } from "../../../src/mcp/tools/eval_pool.ts";
-import type { EvalJob } from "../../../src/mcp/tools/eval_jobs.ts";
-import { INLINE_MAX_CHARS } from "../../../src/mcp/tools/inline_jobs.ts";
+import { type EvalJob, INLINE_MAX_CHARS } from "../../../src/inspect/mod.ts";
 
 const SPIN_WORKER = new URL("./_spin_worker.ts", import.meta.url);
 

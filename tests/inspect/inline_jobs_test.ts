@@ -5,9 +5,8 @@
  * leaves nothing behind that could change a later answer.
  */
 import assert from "node:assert/strict";
-import { CONFORMANCE_DIR, NEEDS_CONFORMANCE } from "../../_support/conformance.ts";
-import { type EvalJob, runEvalJob } from "../../../src/mcp/tools/eval_jobs.ts";
-import { INLINE_MAX_CHARS, jobChars, runInline } from "../../../src/mcp/tools/inline_jobs.ts";
+import { CONFORMANCE_DIR, NEEDS_CONFORMANCE } from "../_support/conformance.ts";
+import { type EvalJob, INLINE_MAX_CHARS, jobChars, runEvalJob, runInline } from "../../src/inspect/mod.ts";
 
 /** The corpus's expressions, minus the ones whose value changes from call to call. */
 function corpusExpressions(): string[] {

@@ -1,7 +1,8 @@
 /**
- * Which evaluation jobs are cheap enough to run on the session thread itself, without a worker's time
- * limit, and running them there. The hand-off to a worker thread and back costs a loaded two-core machine
- * a tenth of a millisecond or more, several times what a typical `bxp_eval` or `bxp_validate` costs.
+ * Which evaluation jobs are cheap enough to run on the calling thread (bxp-mcp's session thread) itself,
+ * without a worker's time limit, and running them there. The hand-off to a worker thread and back costs a
+ * loaded two-core machine a tenth of a millisecond or more, several times what a typical `bxp_eval` or
+ * `bxp_validate` costs.
  *
  * A job runs inline only when its cost is bounded by construction:
  *
@@ -34,8 +35,8 @@
  * @module
  */
 
-import { withinSpendLimit } from "../../lang/mod.ts";
-import { type EvalJob, type EvalOutcome, runEvalJob } from "./eval_jobs.ts";
+import { withinSpendLimit } from "../lang/mod.ts";
+import { type EvalJob, type EvalOutcome, runEvalJob } from "./jobs.ts";
 
 /** Largest job, in characters of text inputs (strings, keys, numbers as written), run inline. */
 export const INLINE_MAX_CHARS = 16 * 1024;

@@ -1,17 +1,18 @@
 /**
  * The work of the stateless evaluation tools (bxp_validate, bxp_validate_expr, bxp_eval, bxp_eval_batch,
- * bxp_eval_trace) as plain, cloneable jobs and results, so it can run on a worker thread that a time
- * limit or a cancellation can terminate (see `eval_pool.ts`). Pure: no `Deno.*`, no protocol.
+ * bxp_eval_trace) as plain, cloneable jobs and results, so an adapter can run one on a worker thread that a
+ * time limit or a cancellation can terminate (bxp-mcp's `tools/eval_pool.ts`), or on its own thread when
+ * it is cheap by construction (`inline_jobs.ts`).
  *
  * @module
  */
 
-import { evalBatch, evalExpr, type EvalOptions, evalTrace, validateExprJson } from "../../inspect/mod.ts";
+import { evalBatch, evalExpr, type EvalOptions, evalTrace, validateExprJson } from "./eval.ts";
 
-import { annotateOutcome } from "../../config/annotate.ts";
-import { outcomeDiagnostics, validateConfig } from "../../config/validate.ts";
-import type { Diagnostic } from "../../config/diagnostic.ts";
-import { langExprTools } from "../../config/lang_tools.ts";
+import { annotateOutcome } from "../config/annotate.ts";
+import { outcomeDiagnostics, validateConfig } from "../config/validate.ts";
+import type { Diagnostic } from "../config/diagnostic.ts";
+import { langExprTools } from "../config/lang_tools.ts";
 
 /** Optional named maps and lookup tables for an expression (bxp_eval_batch's shapes). */
 export interface EvalExtras {
