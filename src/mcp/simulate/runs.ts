@@ -325,7 +325,7 @@ export class RunStore implements ResourceProvider {
   async read(uri: string): Promise<ResourceContents[] | null> {
     const target = parseSimUri(uri);
     if (target === null) return null;
-    this.#sweep();
+    await this.#sweepNow();
     const run = this.#runs.find((r) => r.id === target.run);
     if (run === undefined) return null;
     run.lastUsed = this.#now();
@@ -384,7 +384,7 @@ export class RunStore implements ResourceProvider {
           "22 characters)",
       };
     }
-    this.#sweep();
+    await this.#sweepNow();
     const run = this.#runs.find((r) => r.handle === handle);
     if (run === undefined) {
       const gone = this.#gone.get(handle);
@@ -483,7 +483,7 @@ export class RunStore implements ResourceProvider {
     const expired = this.#runs.filter((r) => r.lastUsed < limit);
     if (expired.length === 0) return;
     for (const run of expired) {
-      this.#runs.splice(this.#runs.indexOf(run), 1);
+      this.#runs.splice(this.#runs.indexOf(run), 1); // found by the filter above, in this same turn
       this.#bury(run, `expired: it was not read for ${Math.round(this.#idleMs / 60000)} min`);
       this.#log(`bxp_simulate: kept run ${run.id} expired`);
     }

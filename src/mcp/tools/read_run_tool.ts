@@ -12,7 +12,7 @@ import { stringArg } from "./args.ts";
 import { DEFAULT_MAX_BYTES } from "./budget.ts";
 import { integerProp, objectSchema, stringProp } from "./schemas.ts";
 import { intArg } from "./simulate_tool.ts";
-import { type BxpTool, required } from "./tool_kit.ts";
+import { type BxpTool, READ_ONLY, required } from "./tool_kit.ts";
 import { RUN_IDLE_MS, type RunPage, type RunPart } from "../simulate/mod.ts";
 
 const PARTS: readonly RunPart[] = ["output", "trace", "report"];
@@ -66,7 +66,7 @@ export const READ_RUN_TOOL: BxpTool = {
     },
   }, ["run"]),
   allowStructured: false,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ_ONLY,
   narrowHint: "ask for a smaller page with a lower max_bytes",
   async run(args, call, context) {
     const handle = required(args, call, "run");

@@ -54,7 +54,8 @@ Deno.test("modern requests without initialize: server/discover, tools/list and t
     const discover = assertModernResult(await server.response("d"));
     assert.ok(discover.supportedVersions.includes(MODERN));
     assert.ok(discover.supportedVersions.includes("2025-11-25"), "the legacy era is offered too");
-    assert.deepEqual(Object.keys(discover.capabilities).sort(), ["resources", "tools"]);
+    assert.deepEqual(Object.keys(discover.capabilities).sort(), ["extensions", "resources", "tools"]);
+    assert.deepEqual(discover.capabilities.extensions, { "io.modelcontextprotocol/tasks": {} });
     assert.equal(typeof discover.instructions, "string");
     assert.equal(discover.ttlMs, 300_000);
     assert.equal(discover.cacheScope, "public");

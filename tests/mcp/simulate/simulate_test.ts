@@ -272,8 +272,9 @@ Deno.test({
       assert.deepEqual([...Deno.readDirSync(join(workspace, "data"))].map((e) => e.name), ["input.csvx"]);
       assert.deepEqual(
         [...Deno.readDirSync(workspace)].map((e) => e.name).sort(),
-        ["data", "trace.bxtb", "trace.txt"],
-        "the staged input and config are gone; the trace text was rendered for the read above",
+        ["data", "report.json", "trace.bxtb", "trace.txt"],
+        "the staged input and config are gone; the whole report is kept for bxp_read_run; the trace text " +
+          "was rendered for the read above",
       );
       // The whole file when sample_rows covers it.
       const full = answerOf(
