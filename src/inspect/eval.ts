@@ -12,6 +12,7 @@
  */
 
 import { zigJsonString } from "../config/emit.ts";
+import { type TemplateSettings, templateSettings } from "./template_settings.ts";
 import {
   type CallTrace,
   compileExpression,
@@ -107,14 +108,31 @@ const compiled = memoBySource(compileExpression, 256, 4096);
 /**
  * Named maps and pre_pass tables an evaluation may read, in {@link evalBatch}'s request shapes:
  * `maps` is `{name: {key: value}}`, `lookups` is flat `{"block\u0000key\u0000field": value}`, and
- * `single_prepass_name` names the block a 2-argument LOOKUP reads. Every member is optional; each is
- * checked as the batch request's is (the values come from a model: treat them as hostile).
+ * `single_prepass_name` names the block a 2-argument LOOKUP reads. The run's dialect: `config` (config
+ * text) and `template` (one of its ids; may be left out when it holds one) give the template's decimal
+ * separator, maps, sheet name and output quote (see `template_settings.ts`), and `decimal_separator`
+ * (`.` or `,`) sets the separator field reads normalize, over the template's; maps given here replace the
+ * template's of the same name. Every member is optional; each is checked as the batch request's is (the
+ * values come from a model: treat them as hostile).
  */
 export interface EvalOptions {
   maps?: unknown;
   lookups?: unknown;
   single_prepass_name?: unknown;
+  decimal_separator?: unknown;
+  config?: unknown;
+  template?: unknown;
 }
+
+/** The option names of {@link EvalOptions}, as a request spells them. */
+export const EVAL_OPTION_NAMES = [
+  "maps",
+  "lookups",
+  "single_prepass_name",
+  "decimal_separator",
+  "config",
+  "template",
+] as const;
 
 /** What {@link evalTables} makes of {@link EvalOptions}. */
 export interface EvalTables {
@@ -176,15 +194,51 @@ export function evalTables(options: EvalOptions | null | undefined): EvalTables 
   return { maps, lookups };
 }
 
-/** The row context plus checked tables; throws a `TypeError` with bxp's wording for bad options. */
+/** The decimal separators a call may name (a template may have set another character). */
+const DECIMAL_SEPARATORS = [".", ","];
+
+/**
+ * The context members {@link EvalOptions} decide (tables, and the template's dialect), or the message for
+ * the first malformed or unknown member. Without `config`, `template` and `decimal_separator` the members
+ * are those of an empty context, so an answer is what it was before they existed.
+ */
+function optionMembers(options: EvalOptions | null | undefined): Partial<EvalContext> | string {
+  const tables = evalTables(options);
+  if (typeof tables === "string") return tables;
+  const members: Partial<EvalContext> = { maps: tables.maps, lookups: tables.lookups };
+  if (options === null || options === undefined) return members;
+  const { config, template, decimal_separator: separator } = options;
+  if (config !== undefined && typeof config !== "string") return "config must be a string (the config text)";
+  if (template !== undefined && typeof template !== "string") {
+    return "template must be a string (a template id)";
+  }
+  if (template !== undefined && config === undefined) return "template needs the config it is in (config)";
+  if (typeof config === "string") {
+    const settings: TemplateSettings | string = templateSettings(config, template ?? null);
+    if (typeof settings === "string") return settings;
+    // The call's own maps replace the template's of the same name.
+    const maps = new Map(settings.maps);
+    for (const [name, map] of tables.maps) maps.set(name, map);
+    Object.assign(members, { ...settings, maps });
+  }
+  if (separator !== undefined) {
+    if (typeof separator !== "string" || !DECIMAL_SEPARATORS.includes(separator)) {
+      return `decimal_separator must be "." or ","`;
+    }
+    members.decimalSeparator = separator;
+  }
+  return members;
+}
+
+/** The row context plus checked options; throws a `TypeError` with bxp's wording for bad options. */
 function fullContext(
   headers: readonly string[] | null | undefined,
   fields: readonly string[] | null | undefined,
   options: EvalOptions | null | undefined,
 ): EvalContext {
-  const tables = evalTables(options);
-  if (typeof tables === "string") throw new TypeError(tables);
-  return { ...rowContext(headers, fields), maps: tables.maps, lookups: tables.lookups };
+  const members = optionMembers(options);
+  if (typeof members === "string") throw new TypeError(members);
+  return { ...rowContext(headers, fields), ...members };
 }
 
 /**
@@ -289,7 +343,8 @@ const batchError = (message: string): BatchResult => ({ json: "", errorMessage: 
 
 /**
  * Evaluate many expressions against one row. `request` is the parsed
- * `{headers, fields, exprs, maps?, lookups?, single_prepass_name?}` object; lookups are flat
+ * `{headers, fields, exprs, maps?, lookups?, single_prepass_name?, decimal_separator?, config?, template?}`
+ * object (the options as {@link EvalOptions}); lookups are flat
  * `"block\u0000key\u0000field": value` entries. Ragged rows are fine: extra fields are ignored, missing
  * ones read as "". One request may spend at most {@link MAX_BATCH_RESULT_CHARS} characters of values
  * and {@link MAX_BATCH_WORK} units of work; expressions past either answer an error unevaluated.
@@ -306,17 +361,11 @@ export function evalBatch(request: unknown): BatchResult {
   if (!headers.every((h) => typeof h === "string")) return batchError("headers entries must be strings");
   if (!fields.every((f) => typeof f === "string")) return batchError("fields entries must be strings");
   const options: EvalOptions = {};
-  if ("maps" in request) options.maps = request.maps;
-  if ("lookups" in request) options.lookups = request.lookups;
-  if ("single_prepass_name" in request) options.single_prepass_name = request.single_prepass_name;
-  const tables = evalTables(options);
-  if (typeof tables === "string") return batchError(tables);
+  for (const name of EVAL_OPTION_NAMES) if (name in request) options[name] = request[name];
+  const members = optionMembers(options);
+  if (typeof members === "string") return batchError(members);
 
-  const ctx: EvalContext = {
-    ...rowContext(headers as string[], fields as string[]),
-    maps: tables.maps,
-    lookups: tables.lookups,
-  };
+  const ctx: EvalContext = { ...rowContext(headers as string[], fields as string[]), ...members };
   let resultChars = 0;
   let work = 0;
   const results: string[] = exprs.map((src) => {

@@ -7,19 +7,22 @@
  * @module
  */
 
-import { evalBatch, evalExpr, type EvalOptions, evalTrace, validateExprJson } from "./eval.ts";
+import {
+  EVAL_OPTION_NAMES,
+  evalBatch,
+  evalExpr,
+  type EvalOptions,
+  evalTrace,
+  validateExprJson,
+} from "./eval.ts";
 
 import { annotateOutcome } from "../config/annotate.ts";
 import { outcomeDiagnostics, validateConfig } from "../config/validate.ts";
 import type { Diagnostic } from "../config/diagnostic.ts";
 import { langExprTools } from "../config/lang_tools.ts";
 
-/** Optional named maps and lookup tables for an expression (bxp_eval_batch's shapes). */
-export interface EvalExtras {
-  maps?: unknown;
-  lookups?: unknown;
-  single_prepass_name?: unknown;
-}
+/** Optional named maps, lookup tables and the template's dialect for an expression (bxp_eval_batch's shapes). */
+export type EvalExtras = EvalOptions;
 
 /** One unit of work. */
 export type EvalJob =
@@ -62,15 +65,19 @@ export interface EvalOutcome {
   canonical?: boolean;
 }
 
-/** The maps / lookups of a job, or null when it names none (the plain bxp path). */
+/** The options of a job, or null when it names none (the plain bxp path). */
 function optionsOf(job: EvalExtras): EvalOptions | null {
-  if (job.maps === undefined && job.lookups === undefined && job.single_prepass_name === undefined) {
-    return null;
+  const options: EvalOptions = {};
+  let any = false;
+  for (const name of EVAL_OPTION_NAMES) {
+    if (job[name] === undefined) continue;
+    options[name] = job[name];
+    any = true;
   }
-  return { maps: job.maps, lookups: job.lookups, single_prepass_name: job.single_prepass_name };
+  return any ? options : null;
 }
 
-/** A malformed maps / lookups option is a tool failure with bxp's wording, not a crash. */
+/** A malformed option is a tool failure with bxp's wording, not a crash. */
 function withOptions(run: () => EvalOutcome): EvalOutcome {
   try {
     return run();

@@ -28,6 +28,7 @@ export type { DirProbe, FsProbe } from "./annotate.ts";
 export { DOCS_SECTIONS, docsAnswer, docsJson, type DocsSection, GUI_ONLY_FIELDS } from "./docs.ts";
 export {
   type BatchResult,
+  EVAL_OPTION_NAMES,
   evalBatch,
   evalExpr,
   type EvalOptions,
@@ -50,6 +51,7 @@ export {
   type Verdict,
 } from "./jobs.ts";
 export { rowArgument } from "./row_argument.ts";
+export { type TemplateSettings, templateSettings } from "./template_settings.ts";
 export {
   fetchTemplate,
   listTemplates,

@@ -26,6 +26,7 @@ import { EVAL_TIME_LIMIT_MS, sharedEvalPool } from "./eval_pool.ts";
 import { loadToolCore } from "./core_loader.ts";
 import {
   BATCH_SCHEMA,
+  DIALECT_PROPS,
   EXPR_OUTCOME_SCHEMA,
   type JsonSchema,
   LEGACY_EXPR_SHAPES,
@@ -73,6 +74,11 @@ export {
 const TIME_LIMIT_NOTE = "A small request is answered at once; a larger or costlier one runs on a worker " +
   `thread with a ${EVAL_TIME_LIMIT_MS / 1000} s time limit, and cancelling the call stops it.`;
 
+/** What the descriptions say about the run's dialect. */
+const DIALECT_NOTE = "Give template (with config or path for your own config) to read the row in that " +
+  "template's dialect and maps, as the run does (a decimal comma field such as 172,50 is then a number), " +
+  "or decimal_separator alone. ";
+
 /**
  * Run an evaluation job on the context's pool (inline when small, else time-limited on a worker and
  * terminated by cancellation) and turn what it answers into the tool result, its wire JSON spliced
@@ -115,6 +121,52 @@ function extras(args: ToolArgs, call: BxpCall): Record<string, unknown> | ToolRe
   }
   if (args?.single_prepass_name !== undefined) tables.single_prepass_name = args.single_prepass_name;
   return tables;
+}
+
+/** The dialect arguments of an expression call as the evaluator reads them (config text, template id). */
+interface DialectArgs {
+  decimal_separator?: unknown;
+  config?: string;
+  template?: string;
+}
+
+/**
+ * The run's dialect of an expression call: `decimal_separator` as given, the config text (inline, read
+ * from `path`, or, for a `template` alone, the library template's whole config) and the template id; the
+ * evaluator checks the rest. Answered at once unless a file or the library must be read, so a plain call
+ * reaches the pool without a microtask's delay.
+ */
+function dialectArgs(
+  args: ToolArgs,
+  call: BxpCall,
+  context: ToolContext,
+): DialectArgs | ToolResult | Promise<DialectArgs | ToolResult> {
+  const out: DialectArgs = {};
+  if (args?.decimal_separator !== undefined) out.decimal_separator = args.decimal_separator;
+  const template = stringArg(args, "template");
+  if (template !== null) out.template = template;
+  if (noConfigGiven(args)) return template === null ? out : libraryDialect(template, out, call);
+  const given = configText(args, call, context);
+  const withText = (config: { text: string } | ToolResult) =>
+    isResult(config) ? config : { ...out, config: config.text };
+  return given instanceof Promise ? given.then(withText) : withText(given);
+}
+
+/** A template id without a config: the library's template as bxp-cli --template resolves it. */
+async function libraryDialect(
+  id: string,
+  out: DialectArgs,
+  call: BxpCall,
+): Promise<DialectArgs | ToolResult> {
+  const core = await loadToolCore();
+  const library = core.readLibrary();
+  const found = core.findTemplate(library, id);
+  if (found !== undefined) return { ...out, config: found.text };
+  const shown = id.length > 64 ? `${id.slice(0, 64)}...` : id;
+  return call.fail(
+    `template '${shown}' not found in the template library (give config or path for a template of ` +
+      `your own); its templates: ${library.templates.map((t) => t.id).join(", ")}`,
+  );
 }
 
 /** The ids of a config's templates, for a not-found answer (empty when the config does not list). */
@@ -197,7 +249,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     description: "Evaluate one bxp expression, optionally against a row (headers and fields) and with " +
       "named maps (REMAP, REPLACE) and pre_pass lookups (LOOKUP). Answers {ok:true,value} or " +
       "{ok:false,error,detail,off,len}. This is the lenient runtime path, the value a real bxp-cli run " +
-      "computes; to catch authoring mistakes, use bxp_validate_expr. " + TIME_LIMIT_NOTE,
+      "computes; to catch authoring mistakes, use bxp_validate_expr. " + DIALECT_NOTE + TIME_LIMIT_NOTE,
     inputSchema: objectSchema({
       expr: stringProp("The expression text, e.g. UPPER('hi') or [Price]*[Qty]."),
       headers: ROW_HEADERS,
@@ -205,6 +257,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       maps: MAPS_PROP,
       lookups: LOOKUPS_PROP,
       single_prepass_name: SINGLE_PREPASS_PROP,
+      ...DIALECT_PROPS,
     }, ["expr"]),
     outputSchema: EXPR_OUTCOME_SCHEMA,
     allowStructured: true,
@@ -217,7 +270,10 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       if ("text" in given) return given;
       const tables = extras(args, call);
       if (isResult(tables)) return tables;
-      return await evaluate({ kind: "eval", expr, ...given, ...tables }, call, context);
+      const asked = dialectArgs(args, call, context);
+      const dialect = asked instanceof Promise ? await asked : asked;
+      if (isResult(dialect)) return dialect;
+      return await evaluate({ kind: "eval", expr, ...given, ...tables, ...dialect }, call, context);
     },
   },
   {
@@ -226,7 +282,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     description: "Evaluate several bxp expressions against one row in a single call. Answers " +
       "{results:[...]} with one {ok:true,value} or {ok:false,error,detail,off,len} per expression, in " +
       "input order. A well-formed request always succeeds; each result's ok flag carries its own " +
-      "failure. " + TIME_LIMIT_NOTE,
+      "failure. " + DIALECT_NOTE + TIME_LIMIT_NOTE,
     inputSchema: objectSchema({
       headers: {
         ...ROW_HEADERS,
@@ -237,6 +293,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       maps: MAPS_PROP,
       lookups: LOOKUPS_PROP,
       single_prepass_name: SINGLE_PREPASS_PROP,
+      ...DIALECT_PROPS,
     }, ["headers", "fields", "exprs"]),
     outputSchema: BATCH_SCHEMA,
     allowStructured: true,
@@ -250,8 +307,14 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       } catch (error) {
         return call.fail(error instanceof Error ? error.message : String(error));
       }
+      const asked = dialectArgs(args, call, context);
+      const dialect = asked instanceof Promise ? await asked : asked;
+      if (isResult(dialect)) return dialect;
       if (request !== null && typeof request === "object") {
-        delete (request as Record<string, unknown>).max_bytes;
+        const members = request as Record<string, unknown>;
+        delete members.max_bytes;
+        delete members.path; // read into config
+        Object.assign(members, dialect);
       }
       return await evaluate({ kind: "eval_batch", request }, call, context);
     },
@@ -263,8 +326,8 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       'object per line: a {"fn","src_start","src_end","value"} line for each call as the engine evaluates ' +
       'it, innermost first, then a last line {"t":"final","value":"..."} on success or ' +
       '{"t":"error","error","detail","off","len"} on failure. Use it to debug how a complex expression ' +
-      "arrives at its value, beyond bxp_eval's final answer. Takes maps and lookups as bxp_eval does. " +
-      TIME_LIMIT_NOTE,
+      "arrives at its value, beyond bxp_eval's final answer. Takes maps, lookups and the template's " +
+      "dialect as bxp_eval does. " + TIME_LIMIT_NOTE,
     inputSchema: objectSchema({
       expr: stringProp("The expression text."),
       headers: ROW_HEADERS,
@@ -272,6 +335,7 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       maps: MAPS_PROP,
       lookups: LOOKUPS_PROP,
       single_prepass_name: SINGLE_PREPASS_PROP,
+      ...DIALECT_PROPS,
     }, ["expr"]),
     allowStructured: false,
     accepts: LEGACY_EXPR_SHAPES,
@@ -284,7 +348,10 @@ export const BXP_TOOLS: readonly BxpTool[] = [
       if ("text" in given) return given;
       const tables = extras(args, call);
       if (isResult(tables)) return tables;
-      return await evaluate({ kind: "eval_trace", expr, ...given, ...tables }, call, context);
+      const asked = dialectArgs(args, call, context);
+      const dialect = asked instanceof Promise ? await asked : asked;
+      if (isResult(dialect)) return dialect;
+      return await evaluate({ kind: "eval_trace", expr, ...given, ...tables, ...dialect }, call, context);
     },
   },
   {

@@ -127,6 +127,33 @@ export const SINGLE_PREPASS_PROP: JsonSchema = {
   description: "Optional name of the template's only pre_pass, enabling the two-argument LOOKUP(key, field).",
 };
 
+/**
+ * The run's dialect for the expression tools: the template an evaluation takes its decimal separator,
+ * maps, sheet name and output quote from, the config holding it (inline or by path), and the decimal
+ * separator on its own. One type each, like every argument (see `schema_portability_test.ts`).
+ */
+export const DIALECT_PROPS: Readonly<Record<string, JsonSchema>> = {
+  decimal_separator: {
+    type: "string",
+    enum: [".", ","],
+    description: "Optional: the input's decimal separator, the template's csv_decimal_separator_in. With " +
+      '"," a field read such as [Amount] of 172,50 (or 1.234,50) is the number 172.50, as in the run; a ' +
+      "text literal is left as written, as in the run. Overrides the template's.",
+  },
+  template: stringProp(
+    "Optional: the id of the template whose csv_decimal_separator_in, maps (the config's maps with the " +
+      "template's over them), xlsx_sheet name and csv_text_quote_out the evaluation takes, so a value " +
+      "tried on a bxp_peek_csv row reads as it does in the run. Looked up in config or path (which may " +
+      "then leave it out when it holds one template), else in the template library " +
+      "(bxp_list_templates). maps given here replace the template's of the same name.",
+  ),
+  config: stringProp("Optional: the bxp-cli config text (JSON5) holding template. Give this or path."),
+  path: stringProp(
+    "Optional, instead of config: the config file's path relative to the project root (bxp-mcp --root), " +
+      "e.g. configs/bank.json5, read through the root guard.",
+  ),
+};
+
 /** An expression verdict or value: `{ok,value}` or `{ok:false,error,detail,off?,len?}`. */
 const exprOutcome: Record<string, JsonSchema> = {
   ok: { type: "boolean" },

@@ -317,7 +317,7 @@ Deno.test("missing or malformed arguments are tool failures that name the argume
     [
       "bxp_eval",
       { expr: "1", header: ["A"] },
-      "error: unknown argument 'header' (did you mean 'headers'?); this tool takes: expr, headers, fields, maps, lookups, single_prepass_name, max_bytes",
+      "error: unknown argument 'header' (did you mean 'headers'?); this tool takes: expr, headers, fields, maps, lookups, single_prepass_name, decimal_separator, template, config, path, max_bytes",
     ],
     [
       "bxp_docs",
