@@ -239,7 +239,8 @@ def task_count(piece: Piece) -> int:
     return count_records(read_range(piece.path, piece.start, piece.end))
 
 
-def task_prepass(spec: CliSpec, piece: Piece, head: bytes, first: int) -> list:
+def task_prepass(spec: CliSpec, piece: Piece, head: bytes, first: int) -> dict:
+    """The piece's table ``entries`` and its key ``writes`` (who wrote each key, for the collision finding)."""
     out, _, _ = _run_cli(
         spec,
         "--partition-prepass",
@@ -247,14 +248,14 @@ def task_prepass(spec: CliSpec, piece: Piece, head: bytes, first: int) -> list:
         read_range(piece.path, piece.start, piece.end),
         {"head.bin": head},
     )
-    return json.loads(out)["entries"]
+    return json.loads(out)
 
 
 def task_convert(spec: CliSpec, piece: Piece, head: bytes, first: int, lookups: Any) -> tuple[bytes, dict]:
     extra = ["--file", piece.name, "--head", "head.bin", "--first-record", str(first), "--stats-file", "stats.json"]
     files = {"head.bin": head}
-    if lookups is not None:
-        files["lookups.json"] = json.dumps([lookups]).encode()
+    if lookups is not None:  # a list of entry lists: merged into one, or every piece's (aggregating blocks)
+        files["lookups.json"] = json.dumps(lookups).encode()
         extra += ["--lookups", "lookups.json"]
     rows, stats, _ = _run_cli(spec, "--partition-convert", extra, read_range(piece.path, piece.start, piece.end), files)
     return rows, json.loads(stats)
@@ -545,16 +546,22 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
         f["firsts"] = firsts
         f["head_ref"] = ray.put(f["head"])
 
-    # pre_pass: per file, every piece's writes merged with the later record winning.
+    # pre_pass: per file, every piece's writes merged with the later record winning; a template that sums,
+    # counts or keeps the first value (prepass_aggregate) gets every piece's list, for bxp-cli to add up.
     for f in files:
         f["lookups"] = None
+        f["writes"] = None
     if plan["prepass"]:
         refs = [
             [prepass_r.remote(spec, p, f["head_ref"], first) for p, first in zip(f["pieces"], f["firsts"])]
             for f in files
         ]
         for f, rs in zip(files, refs):
-            f["lookups"] = ray.put(merge_entries(get_all(rs)))
+            results = get_all(rs)
+            entries = [r["entries"] for r in results]
+            lists = entries if plan.get("prepass_aggregate") else [merge_entries(entries)]
+            f["lookups"] = ray.put(lists)
+            f["writes"] = [r.get("writes", []) for r in results]
 
     convert_refs = [
         [convert_r.remote(spec, p, f["head_ref"], first, f["lookups"]) for p, first in zip(f["pieces"], f["firsts"])]
@@ -593,6 +600,7 @@ def run_job(opts: JobOptions, ray_module: Any = None) -> int:
                     "output": out.staged.target,
                     "dir": f["path"].rsplit("/", 1)[0] if "/" in f["path"] else ".",
                     "pieces": stats,
+                    **({} if f["writes"] is None else {"prepass_writes": f["writes"]}),
                 }
             )
         if combined is not None:

@@ -150,6 +150,17 @@ export function checkTemplate(t: TemplateConfig): Diagnostic[] {
     if (block.values.length === 0) {
       err("config.empty_value", `${prefix}.values`, "pre_pass.values must not be empty");
     }
+    const fields = new Set(block.values.map(([f]) => f));
+    for (const [field] of block.aggregate ?? []) {
+      if (fields.has(field)) continue;
+      err(
+        "config.invalid_aggregate",
+        `${prefix}.aggregate.${field}`,
+        `${prefix}.aggregate names '${field}', which is not one of its values (${
+          [...fields].map((f) => `'${f}'`).join(", ") || "none"
+        })`,
+      );
+    }
   }
   return out;
 }

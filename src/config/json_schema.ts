@@ -107,11 +107,25 @@ function prePassSchema(): JsonSchemaNode {
       type: "object",
       additionalProperties: scalar(schemaEntry(`${T}.pre_pass.*.values.*`)!),
     }),
+    aggregate: annotate(schemaEntry(`${T}.pre_pass.*.aggregate`), {
+      type: "object",
+      additionalProperties: annotate(
+        schemaEntry(`${T}.pre_pass.*.aggregate.*`),
+        scalar(schemaEntry(`${T}.pre_pass.*.aggregate.*`)!),
+      ),
+    }),
   });
   const legacy = closedObject(`${T}.pre_pass`, {
     values: annotate(schemaEntry(`${T}.pre_pass.values`), {
       type: "object",
       additionalProperties: scalar(schemaEntry(`${T}.pre_pass.values.*`)!),
+    }),
+    aggregate: annotate(schemaEntry(`${T}.pre_pass.aggregate`), {
+      type: "object",
+      additionalProperties: annotate(
+        schemaEntry(`${T}.pre_pass.aggregate.*`),
+        scalar(schemaEntry(`${T}.pre_pass.aggregate.*`)!),
+      ),
     }),
   });
   // The loader reads one legacy block when any of when/key/values is present, else named blocks.

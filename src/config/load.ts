@@ -15,7 +15,15 @@ import { type Diagnostic, joinPath, templatePath } from "./diagnostic.ts";
 import { getMember, type JsonNode, valueTagName } from "./json5.ts";
 import { utf8Length } from "../util/utf8.ts";
 import { schemaEntry } from "./schema.ts";
-import type { NamedMaps, PrePassBlock, QuoteStyle, RowRule, TemplateConfig } from "./types.ts";
+import {
+  type NamedMaps,
+  PRE_PASS_AGGREGATES,
+  type PrePassAggregate,
+  type PrePassBlock,
+  type QuoteStyle,
+  type RowRule,
+  type TemplateConfig,
+} from "./types.ts";
 
 /** Name of the synthetic block the legacy single-block pre_pass is stored under. */
 export const LEGACY_PRE_PASS = "_default";
@@ -366,11 +374,15 @@ class TemplateReader {
       if (values?.kind === "object") {
         for (const e of values.entries) if (e.value.kind === "string") pairs.push([e.key, e.value.value]);
       }
+      const where = name === LEGACY_PRE_PASS ? "pre_pass.aggregate" : `pre_pass.${name}.aggregate`;
+      const aggregate = getMember(node, "aggregate");
       return {
         name,
         when: when?.kind === "string" ? when.value : "",
         key: key?.kind === "string" ? key.value : "",
         values: pairs,
+        // Only when written: a bxp config's model stays bxp's shape.
+        ...(aggregate === undefined ? {} : { aggregate: this.aggregate(aggregate, where) }),
       };
     };
     if (getMember(v, "when") !== undefined) return [block(LEGACY_PRE_PASS, v)];
@@ -387,6 +399,33 @@ class TemplateReader {
       blocks.push(block(e.key, e.value));
     }
     return blocks;
+  }
+
+  /**
+   * A block's `aggregate` (field -> how). Not bxp's: a value it cannot use is an error, not a silent
+   * fallback, since a misspelt `sum` would quietly keep the last record's value.
+   */
+  aggregate(node: JsonNode, where: string): [string, PrePassAggregate][] {
+    const out: [string, PrePassAggregate][] = [];
+    if (node.kind !== "object") {
+      this.emit("error", "config.wrong_type", where, `${where} must be an object, got ${valueTagName(node)}`);
+      return out;
+    }
+    const words = PRE_PASS_AGGREGATES.join(" | ");
+    for (const e of node.entries) {
+      const v = e.value;
+      if (v.kind === "string" && (PRE_PASS_AGGREGATES as readonly string[]).includes(v.value)) {
+        out.push([e.key, v.value as PrePassAggregate]);
+      } else {
+        this.emit(
+          "error",
+          "config.invalid_aggregate",
+          joinPath(where, e.key),
+          `${where}.${e.key} must be ${words}, got ${v.kind === "string" ? `'${v.value}'` : valueTagName(v)}`,
+        );
+      }
+    }
+    return out;
   }
 
   read(): TemplateConfig {

@@ -27,6 +27,7 @@ export type {
   BxpConfig,
   LoadResult,
   NamedMaps,
+  PrePassAggregate,
   PrePassBlock,
   QuoteStyle,
   RowRule,

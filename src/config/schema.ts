@@ -78,6 +78,9 @@ const QUOTE_STYLES = ["none", "single", "double"] as const;
 const DELIMITERS = [",", ";", "\t", "|"] as const;
 const DECIMAL_SEPARATORS = [".", ","] as const;
 const DIR_MODES = ["basename", "keep_path"] as const;
+const AGGREGATES = ["last", "first", "sum", "count"] as const;
+const AGGREGATE_TEXT =
+  'How a value field combines the records that write one key: "last" (bxp\'s rule: the later record wins), "first" (the earliest wins), "sum" (exact decimal sum; "" counts 0, a non-number stops the file), "count" (how many records wrote it). Not in bxp.';
 
 const TEMPLATE_SCAFFOLD = `{
   data_dir: ".",
@@ -561,6 +564,48 @@ const PRE_PASS_FIELDS: FieldDoc[] = [
     description: "field_name -> expression, read back with LOOKUP('name', key, 'field_name').",
     insert_order: "append",
   }),
+  field({
+    key: "aggregate",
+    type_name: "object",
+    required: false,
+    rule: "object",
+    description:
+      "field_name -> how several records writing one key combine (last, first, sum, count). A field not named here keeps bxp's last-wins, and such a collision is reported as a prepass_key_collision finding. Not in bxp.",
+    insert_order: "append",
+    insert_template: `{ fee: "sum" }`,
+  }),
+];
+
+/** Wildcard slots of keys bxp lacks: after all of bxp's entries, so bxp's own keys keep bxp's order. */
+const EXTENSION_SLOTS: FieldDoc[] = [
+  field({
+    key: `${T}.pre_pass.aggregate`,
+    type_name: "object",
+    required: false,
+    rule: "object",
+    description:
+      "Single-block (legacy) pre_pass: field_name -> how several records writing one key combine. A field not named here keeps bxp's last-wins, and such a collision is reported as a prepass_key_collision finding. Not in bxp.",
+    insert_order: "append",
+    insert_template: `{ fee: "sum" }`,
+  }),
+  field({
+    key: `${T}.pre_pass.aggregate.*`,
+    type_name: "string",
+    required: false,
+    rule: "enum",
+    default: "last",
+    enum_values: AGGREGATES,
+    description: AGGREGATE_TEXT,
+  }),
+  field({
+    key: `${T}.pre_pass.*.aggregate.*`,
+    type_name: "string",
+    required: false,
+    rule: "enum",
+    default: "last",
+    enum_values: AGGREGATES,
+    description: AGGREGATE_TEXT,
+  }),
 ];
 
 function bind(prefix: string, fields: FieldDoc[]): FieldDoc[] {
@@ -575,6 +620,7 @@ export const CONFIG_SCHEMA: readonly FieldDoc[] = [
   ...bind(`${T}.zip_input`, ZIP_FIELDS),
   ...bind(`${T}.row_rules.*`, ROW_RULE_FIELDS),
   ...bind(`${T}.pre_pass.*`, PRE_PASS_FIELDS),
+  ...EXTENSION_SLOTS,
 ];
 
 const BY_KEY = new Map(CONFIG_SCHEMA.map((f) => [f.key, f]));
@@ -651,6 +697,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   "config.invalid_enum": "A value is not one of the allowed words; the default is used.",
   "config.invalid_value": "A value is out of its allowed range.",
   "config.invalid_pre_pass_name": "A pre_pass block name is empty or holds a NUL byte.",
+  "config.invalid_aggregate":
+    "A pre_pass aggregate entry is not last/first/sum/count, or names a field the block's values lack.",
   "config.empty_value": "A required value is empty.",
   "config.bad_variable": "A $variable name or reference does not start with $.",
   "config.unset_variable": "An output_schema variable is neither in input_schema nor set by every rule row.",

@@ -18,12 +18,23 @@ export interface BxpConfig {
 /** CSV quoting styles. */
 export type QuoteStyle = "none" | "single" | "double";
 
+/**
+ * How a pre_pass value field combines the records that write one key: bxp's `last` (the later record wins),
+ * `first` (the earliest one wins), `sum` (exact decimal sum; a non-number stops the file), `count` (records).
+ */
+export type PrePassAggregate = "last" | "first" | "sum" | "count";
+
+/** The `aggregate` words, in the order the docs list them. */
+export const PRE_PASS_AGGREGATES: readonly PrePassAggregate[] = ["last", "first", "sum", "count"];
+
 /** One pre_pass block. The legacy single-block form is named `_default`. */
 export interface PrePassBlock {
   name: string;
   when: string;
   key: string;
   values: [field: string, expr: string][];
+  /** The block's `aggregate` entries as written (a field absent here, or no list, is combined by `last`). */
+  aggregate?: [field: string, how: PrePassAggregate][];
 }
 
 /** One row rule: its condition and the override maps of the rows it emits. */

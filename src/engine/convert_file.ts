@@ -23,7 +23,7 @@ import {
 } from "./host.ts";
 import { fileFindings } from "./findings.ts";
 import type { TemplatePlan } from "./plan.ts";
-import { PrePassCollector } from "./prepass.ts";
+import { PrePassAggregateError, PrePassCollector, type PrePassWrites } from "./prepass.ts";
 import { CsvRecordSource, JsonRecordSource, type RecordSource } from "./record_source.ts";
 import { RowEvaluator } from "./row_eval.ts";
 import { createRowWriter } from "./row_writers.ts";
@@ -257,11 +257,14 @@ export async function convertFile(
         },
       }
       : null;
+    let prepassWrites: PrePassWrites | undefined;
     if (plan.prePass.length > 0) {
       if (parallel !== null) {
-        ctx.lookups = await parallelPrePass(parallel, plan.prePass.map((b) => b.name));
+        const collected = await parallelPrePass(parallel, plan);
+        ctx.lookups = collected.tables;
+        prepassWrites = collected.writes;
       } else {
-        const collector = new PrePassCollector(plan, ctx, trace, debug);
+        const collector = new PrePassCollector(plan, ctx, trace, debug, filename);
         const stop = run.progress?.stop ?? null;
         let n = 0;
         await source.forEachRecord((fields) => {
@@ -270,6 +273,7 @@ export async function convertFile(
           if ((n & 3) === 0 && stop !== null && stop.requested()) throw new RunStopped();
         }, () => trace.flush());
         ctx.lookups = collector.tables;
+        prepassWrites = collector.writes;
       }
     }
 
@@ -366,6 +370,7 @@ export async function convertFile(
       records: counts.records,
       rowsWritten: counts.rowsWritten,
       tally: counts.tally,
+      prepassWrites,
     });
     stats.findings.push(...found);
     if (run.strict && found.length > 0) {
@@ -412,6 +417,7 @@ export async function convertFile(
     if (output !== null) await output.abort();
     if (err instanceof CsvRecordTooLongError) throw new FileFatal(`fatal error: ${err.message}\n`);
     if (err instanceof UncomparableDateError) throw new FileFatal(`fatal error: ${err.message}\n`);
+    if (err instanceof PrePassAggregateError) throw new FileFatal(`fatal error: ${err.message}\n`);
     if (err instanceof BlockError && err.fatal) throw new FileFatal(`fatal error: ${err.message}\n`);
     if (err instanceof JsonInputError) throw new FileFatal(`fatal error: '${filename}': ${err.message}\n`);
     if (err instanceof ExprError) {

@@ -14,6 +14,7 @@
 
 import { expressionFacts } from "../lang/mod.ts";
 import type { TemplatePlan } from "./plan.ts";
+import type { PrePassWrites } from "./prepass.ts";
 import type { DateCheck, RowTally } from "./tally.ts";
 
 /** The kinds of finding (stable names: `--findings-file` and `--debug=json` carry them). */
@@ -22,7 +23,8 @@ export type FindingCode =
   | "empty_column"
   | "unknown_column"
   | "unquoted_delimiter"
-  | "date_format_mismatch";
+  | "date_format_mismatch"
+  | "prepass_key_collision";
 
 /** One finding; `file`, `column` and `rule` are present when they apply. */
 export interface Finding {
@@ -34,6 +36,16 @@ export interface Finding {
   rule?: number;
   /** The 1-based record (RECORD_NUM) the finding is about: for `unquoted_delimiter`, the first one. */
   record?: number;
+  /** `prepass_key_collision`: the pre_pass block (`_default` for the legacy one). */
+  block?: string;
+  /** `prepass_key_collision`: the first key written twice (the one whose second write came first). */
+  key?: string;
+  /** `prepass_key_collision`: how many records wrote that key. */
+  writes?: number;
+  /** `prepass_key_collision`: the first two records that wrote it. */
+  records?: [number, number];
+  /** `prepass_key_collision`: how many keys of the block were written by more than one record. */
+  keys?: number;
   message: string;
 }
 
@@ -47,6 +59,8 @@ export interface FileOutcome {
   readonly records: number;
   readonly rowsWritten: number;
   readonly tally: RowTally;
+  /** Who wrote each pre_pass key (blocks with last-wins fields only); absent: nothing to report. */
+  readonly prepassWrites?: PrePassWrites;
 }
 
 /** What an unquoted delimiter or line break does to the written row (the writer drops CR, writes LF as `\n`). */
@@ -115,6 +129,47 @@ function unknownColumns(o: FileOutcome, template: string): Finding[] {
   return out;
 }
 
+/**
+ * One finding per pre_pass block in which some key was written by several records while a value keeps
+ * bxp's last-wins: the earlier records' values are gone (two fee rows of one order: one fee). Identical
+ * values are reported too: two fee rows of 1.20 each are 2.40, not 1.20. Naming the fields in the block's
+ * `aggregate` (`"last"` included) says the combining is meant, and silences it.
+ */
+function collisionFindings(o: FileOutcome, template: string): Finding[] {
+  const out: Finding[] = [];
+  for (const [block, table] of o.prepassWrites ?? []) {
+    let keys = 0;
+    let firstKey = "";
+    let first: { count: number; first: number; second: number } | null = null;
+    for (const [key, w] of table) {
+      if (w.count < 2) continue;
+      keys++;
+      if (first === null || w.second < first.second) {
+        first = w;
+        firstKey = key;
+      }
+    }
+    if (first === null) continue;
+    const where = block === "_default" ? "pre_pass" : `pre_pass block '${block}'`;
+    const others = keys > 1 ? `, and ${keys - 1} other key(s) by several records too` : "";
+    out.push({
+      code: "prepass_key_collision",
+      template,
+      file: o.file,
+      block,
+      key: firstKey,
+      writes: first.count,
+      records: [first.first, first.second],
+      keys,
+      message:
+        `template '${template}': ${where} key '${firstKey}' was written by ${first.count} records of ` +
+        `'${o.file}' (first ${first.first} and ${first.second})${others}; the last record's values won ` +
+        `(bxp's rule): name the fields in its aggregate (sum, count, first or last) to combine them`,
+    });
+  }
+  return out;
+}
+
 /** The findings of one converted file, in a stable order. */
 export function fileFindings(o: FileOutcome): Finding[] {
   const t = o.plan.template;
@@ -172,6 +227,7 @@ export function fileFindings(o: FileOutcome): Finding[] {
         `non-empty input(s) of '${o.file}' (first: '${d.sample}'): the date format does not match the data`,
     });
   });
+  out.push(...collisionFindings(o, template));
   return out;
 }
 

@@ -18,7 +18,7 @@ import {
   type FieldReads,
   fieldReads,
 } from "../lang/mod.ts";
-import type { TemplateConfig } from "../config/model.ts";
+import type { PrePassAggregate, PrePassBlock, TemplateConfig } from "../config/model.ts";
 import { type DateCheck, planDateChecks } from "./tally.ts";
 
 /** One `$var: expression` of input_schema or of a rule's output row. */
@@ -53,6 +53,13 @@ export interface PlannedPrePass {
   readonly key: CompiledExpr;
   readonly keySource: string;
   readonly values: readonly PlannedVar[];
+  /** How each of `values` combines several records writing one key (`aggregate`; default `last`). */
+  readonly ops: readonly PrePassAggregate[];
+  /**
+   * True when a value keeps last-wins without the config saying so: a key written by several records then
+   * loses values silently (two fee rows of one order), which the `prepass_key_collision` finding reports.
+   */
+  readonly collides: boolean;
 }
 
 /** A template ready to run. */
@@ -220,14 +227,7 @@ export function planTemplate(
     };
   });
   const side: Compiler = { fast: !reference, reads: null };
-  const prePass = template.prePass.map((block) => ({
-    name: block.name,
-    whenSource: block.when,
-    when: compileNoting(block.when, side),
-    keySource: block.key,
-    key: compileNoting(block.key, side),
-    values: planVars(block.values, new Slots(), side),
-  }));
+  const prePass = template.prePass.map((block) => planPrePass(block, side));
   const dateChecks = planDateChecks(inputVars);
   const others: string[] = dateChecks.map((c) => c.input.source);
   for (const r of rules) {
@@ -254,6 +254,21 @@ export function planTemplate(
     ...(reference
       ? { verbatimColumns: inputVars.map(() => null), readColumns: null, readsRecordNumber: true, reference }
       : { ...planFieldReads(inputVars, others, noted), reference }),
+  };
+}
+
+function planPrePass(block: PrePassBlock, side: Compiler): PlannedPrePass {
+  // A field named twice keeps its later word, as JSON5 keeps a repeated key's later value.
+  const how = new Map(block.aggregate ?? []);
+  return {
+    name: block.name,
+    whenSource: block.when,
+    when: compileNoting(block.when, side),
+    keySource: block.key,
+    key: compileNoting(block.key, side),
+    values: planVars(block.values, new Slots(), side),
+    ops: block.values.map(([f]) => how.get(f) ?? "last"),
+    collides: block.values.some(([f]) => !how.has(f)),
   };
 }
 

@@ -46,8 +46,9 @@ Deno.test("schema: keys are unique and every bxp template key is present", () =>
     "dir_mode",
     "path_separator",
   ]);
-  assert.deepEqual(childKeys("conversion_templates.*.pre_pass"), ["when", "key", "values"]);
-  assert.deepEqual(childKeys("conversion_templates.*.pre_pass.*"), ["when", "key", "values"]);
+  // bxp's keys first, in bxp's order; `aggregate` is ours (see differences-from-bxp.md).
+  assert.deepEqual(childKeys("conversion_templates.*.pre_pass"), ["when", "key", "values", "aggregate"]);
+  assert.deepEqual(childKeys("conversion_templates.*.pre_pass.*"), ["when", "key", "values", "aggregate"]);
   assert.deepEqual(childKeys("conversion_templates.*.row_rules.*"), ["when", "rows"]);
 });
 

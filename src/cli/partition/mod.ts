@@ -6,7 +6,10 @@
  *
  * - `--partition-plan`: stdin `{"names": [...]}` (a folder listing) -> the inputs in bxp's order, their output
  *   names, the combined output name and the output header bytes (JSON on stdout).
- * - `--partition-prepass`: stdin a piece -> `{"records": n, "entries": [[block, key, field, value, record]]}`.
+ * - `--partition-prepass`: stdin a piece -> `{"records": n, "entries": [[block, key, field, value, record]],
+ *   "writes": [[block, key, count, first, second]]}`. With `prepass_aggregate` in the plan (a block `sum`s,
+ *   `count`s or keeps the `first` value) the pieces' entry lists go to `--lookups` unmerged; else they may be
+ *   merged first (per (block, key, field) the highest record). The `writes` go to the summary per file.
  * - `--partition-convert`: stdin a piece -> its output rows (no header) on stdout; counters to `--stats-file`.
  * - `--partition-summary`: stdin every piece's counters -> bxp-cli's messages, summary and exit status.
  *
@@ -23,6 +26,7 @@
 
 import { CsvRecordTooLongError } from "../../formats/csv_reader.ts";
 import { UncomparableDateError } from "../../engine/date_range.ts";
+import { PrePassAggregateError } from "../../engine/prepass.ts";
 import { combinedName, outputCollision, selectInputs } from "../../engine/convert_template.ts";
 import { isPlainFileName, outputName } from "../../engine/convert_file.ts";
 import { createRowWriter } from "../../engine/row_writers.ts";
@@ -148,7 +152,10 @@ async function guarded(body: () => Promise<number>): Promise<number> {
       console.error(`error: ${err.message}`);
       return 1;
     }
-    if (err instanceof CsvRecordTooLongError || err instanceof UncomparableDateError) {
+    if (
+      err instanceof CsvRecordTooLongError || err instanceof UncomparableDateError ||
+      err instanceof PrePassAggregateError
+    ) {
       console.error(`fatal error: ${err.message}`);
       return 1;
     }
@@ -212,6 +219,8 @@ export function partitionPlan(args: readonly string[]): Promise<number> {
       template: t.id,
       header_line: t.csvHeaderLine,
       prepass: setup.plan.prePass.length > 0,
+      // The job must hand the pieces' entry lists over unmerged: only bxp-cli knows how to add them up.
+      prepass_aggregate: setup.plan.prePass.some((b) => b.ops.some((o) => o !== "last")),
       header_b64: toBase64(framing.header),
       separator_b64: toBase64(framing.separator),
       trailer_b64: toBase64(framing.trailer),
@@ -266,7 +275,7 @@ export function partitionConvert(args: readonly string[]): Promise<number> {
             `([[[block, key, field, value, record], ...], ...])`,
         );
       }
-      lookups = mergeLookups(setup.plan.prePass.map((b) => b.name), parsed);
+      lookups = mergeLookups(setup.plan, parsed);
     }
     const counts = await convertPiece(setup, facts, lookups, first, Deno.stdin.readable, writeOut);
     try {

@@ -16,7 +16,17 @@ import { newEvalContext } from "../../engine/context.ts";
 import { capDataFields } from "../../engine/header_checks.ts";
 import { BlockSplitter } from "../../engine/parallel/lines.ts";
 import { BlockSession } from "../../engine/parallel/block_eval.ts";
-import { PrePassCollector } from "../../engine/prepass.ts";
+import {
+  combinePartial,
+  type KeyWritesEntry,
+  mergeKeyWrites,
+  newWrites,
+  PrePassCollector,
+  type PrePassWrites,
+  writesEntries,
+} from "../../engine/prepass.ts";
+import type { TemplatePlan } from "../../engine/plan.ts";
+import type { PrePassAggregate } from "../../config/model.ts";
 import type { TraceSink } from "../../engine/sinks.ts";
 import { mergeTally, newTally, type RowTally } from "../../engine/tally.ts";
 import type { LookupTables } from "../../lang/mod.ts";
@@ -25,13 +35,19 @@ import type { FileFacts, PartitionSetup } from "./setup.ts";
 /** Bytes of whole lines evaluated at a time (bounded memory whatever the piece size). */
 const BLOCK_BYTES = 1024 * 1024;
 
-/** One pre_pass table write: block, key, field, value, and the record that wrote it. */
+/**
+ * One pre_pass table entry of a piece: block, key, field, value, and a record. Under last-wins the value is
+ * the piece's last write and the record wrote it; under `first` the record is the first that wrote it; under
+ * `sum` and `count` the value is the piece's partial result (and the record its first write).
+ */
 export type LookupEntry = [block: string, key: string, field: string, value: string, record: number];
 
-/** What a piece's pre_pass found: its records and, per (block, key, field), the last write. */
+/** What a piece's pre_pass found: its records, its table entries and who wrote each key. */
 export interface PrePassPiece {
   records: number;
   entries: LookupEntry[];
+  /** Per key of a block with last-wins fields: block, key, how many records wrote it, the first two. */
+  writes: KeyWritesEntry[];
 }
 
 /** What a piece's main pass counted (its rows went to the output callback). */
@@ -53,16 +69,17 @@ async function* lineBlocks(chunks: AsyncIterable<Uint8Array>, name: string): Asy
   if (rest !== null) yield rest;
 }
 
-/** A trace sink that only notes pre_pass table writes, with the record being evaluated. */
+/** A trace sink that only notes which records wrote each (block, key, field): the first and the last. */
 class EntryRecorder implements TraceSink {
   readonly enabled = false;
   record = 0;
-  /** "block\0key\0field" -> the last write. */
-  readonly last = new Map<string, LookupEntry>();
-  prepassEntry(block: string, key: string, field: string, value: string): void {
+  /** "block\0key\0field" -> [first record, last record], in the order of the final writes. */
+  readonly seen = new Map<string, [number, number]>();
+  prepassEntry(block: string, key: string, field: string): void {
     const id = `${block}\0${key}\0${field}`;
-    this.last.delete(id); // re-inserted last: entries stay in the order of their final write
-    this.last.set(id, [block, key, field, value, this.record]);
+    const had = this.seen.get(id);
+    this.seen.delete(id); // re-inserted last: entries stay in the order of their final write
+    this.seen.set(id, [had?.[0] ?? this.record, this.record]);
   }
   fileStart(): void {}
   fileEnd(): void {}
@@ -74,6 +91,11 @@ class EntryRecorder implements TraceSink {
   flush(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** Each block's field -> aggregate word. */
+function opsOf(plan: TemplatePlan): Map<string, Map<string, PrePassAggregate>> {
+  return new Map(plan.prePass.map((b) => [b.name, new Map(b.values.map((v, i) => [v.name, b.ops[i]]))]));
 }
 
 /**
@@ -91,7 +113,7 @@ export async function prePassPiece(
   facts.names.forEach((n, i) => columns.set(n, i));
   const ctx = newEvalContext(setup.plan, columns, facts.stem);
   const recorder = new EntryRecorder();
-  const collector = new PrePassCollector(setup.plan, ctx, recorder, null);
+  const collector = new PrePassCollector(setup.plan, ctx, recorder, null, facts.name);
   let n = firstRecord - 1;
   for await (const block of lineBlocks(chunks, facts.name)) {
     const parser = new CsvParser(
@@ -105,23 +127,42 @@ export async function prePassPiece(
     parser.push(block);
     parser.finish();
   }
-  return { records: n - (firstRecord - 1), entries: [...recorder.last.values()] };
+  const ops = opsOf(setup.plan);
+  const entries: LookupEntry[] = [];
+  for (const [id, [first, last]] of recorder.seen) {
+    const [block, key, field] = id.split("\0");
+    const value = collector.tables.get(block)?.get(key)?.get(field);
+    if (value === undefined) continue;
+    const how = ops.get(block)?.get(field) ?? "last";
+    entries.push([block, key, field, value, how === "last" ? last : first]);
+  }
+  return { records: n - (firstRecord - 1), entries, writes: writesEntries(collector.writes) };
 }
 
 /**
- * Merges pieces' pre_pass entries into the tables of the whole file: for each (block, key, field) the entry
- * of the highest record wins (bxp's "later rows overwrite earlier ones"), whatever order the pieces come in.
+ * Merges pieces' pre_pass entries into the tables of the whole file, whatever order the pieces come in:
+ * for each (block, key, field) under last-wins the entry of the highest record wins (bxp's "later rows
+ * overwrite earlier ones"), under `first` the lowest; `sum` and `count` partials are added. A list that is
+ * already merged (one list of last-wins entries) merges to itself.
  */
-export function mergeLookups(blockNames: readonly string[], pieces: readonly LookupEntry[][]): LookupTables {
+export function mergeLookups(plan: TemplatePlan, pieces: readonly LookupEntry[][]): LookupTables {
+  const ops = opsOf(plan);
   const best = new Map<string, LookupEntry>();
   for (const entries of pieces) {
     for (const e of entries) {
       const id = `${e[0]}\0${e[1]}\0${e[2]}`;
       const seen = best.get(id);
-      if (seen === undefined || seen[4] <= e[4]) best.set(id, e);
+      const how = ops.get(e[0])?.get(e[2]) ?? "last";
+      if (seen === undefined) best.set(id, e);
+      else if (how === "last" ? seen[4] <= e[4] : how === "first" ? e[4] < seen[4] : false) best.set(id, e);
+      else if (how === "sum" || how === "count") {
+        // Exact decimals and counts: the order of the additions does not change the total.
+        const [early, late] = seen[4] <= e[4] ? [seen, e] : [e, seen];
+        best.set(id, [e[0], e[1], e[2], combinePartial(how, early[3], late[3]), early[4]]);
+      }
     }
   }
-  const tables: LookupTables = new Map(blockNames.map((b) => [b, new Map()]));
+  const tables: LookupTables = new Map(plan.prePass.map((b) => [b.name, new Map()]));
   for (const [block, key, field, value] of [...best.values()].sort((a, b) => a[4] - b[4])) {
     let table = tables.get(block);
     if (table === undefined) tables.set(block, table = new Map());
@@ -130,6 +171,18 @@ export function mergeLookups(blockNames: readonly string[], pieces: readonly Loo
     entry.set(field, value);
   }
   return tables;
+}
+
+/** Merges pieces' key writes (see {@link PrePassPiece.writes}) into the whole file's. */
+export function mergeWrites(plan: TemplatePlan, pieces: readonly KeyWritesEntry[][]): PrePassWrites {
+  const writes = newWrites(plan);
+  for (const entries of pieces) {
+    for (const e of entries) {
+      const table = writes.get(e[0]);
+      if (table !== undefined) mergeKeyWrites(table, e);
+    }
+  }
+  return writes;
 }
 
 /**

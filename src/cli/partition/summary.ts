@@ -17,6 +17,8 @@ import type { Reporter } from "../../engine/host.ts";
 import { detailLines, newStats, overallLine, type SectionStats, summaryLine } from "../../engine/stats.ts";
 import { mergeTally, newTally, type RowTally } from "../../engine/tally.ts";
 import { fileFacts, type PartitionSetup } from "./setup.ts";
+import type { KeyWritesEntry } from "../../engine/prepass.ts";
+import { mergeWrites } from "./piece.ts";
 
 /** One input file as the job saw it. */
 export interface SummaryFile {
@@ -29,6 +31,11 @@ export interface SummaryFile {
   output: string;
   /** The folder the input was read from, for messages (default: the request's `dir`). */
   dir?: string;
+  /**
+   * Each pre_pass piece's `writes` (who wrote each key), for the `prepass_key_collision` finding; absent:
+   * the finding is not looked for.
+   */
+  prepass_writes?: KeyWritesEntry[][];
   /** Each piece's main-pass counters, in order. */
   pieces: {
     records: number;
@@ -169,6 +176,7 @@ export function summarize(
       records,
       rowsWritten,
       tally,
+      prepassWrites: file.prepass_writes === undefined ? undefined : mergeWrites(plan, file.prepass_writes),
     });
     stats.findings.push(...found);
     if (opts.strict && found.length > 0) {

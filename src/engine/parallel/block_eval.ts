@@ -17,7 +17,7 @@ import { BxtbWriter } from "../../trace/bxtb.ts";
 import { newEvalContext } from "../context.ts";
 import { capDataFields } from "../header_checks.ts";
 import { planTemplate, type TemplatePlan } from "../plan.ts";
-import { PrePassCollector } from "../prepass.ts";
+import { PrePassCollector, writesEntries } from "../prepass.ts";
 import { RowEvaluator } from "../row_eval.ts";
 import { NULL_TRACE, type RowWriter, type TraceSink } from "../sinks.ts";
 import { concatBytes, GrowableBytes } from "../../util/bytes.ts";
@@ -199,6 +199,14 @@ export class BlockSession {
     this.#debug = context.debug ? (text: string) => void (this.#debugText += text) : null;
   }
 
+  /**
+   * The trace frames of the block that just failed, up to its failing record (null without a trace): the
+   * serial pass has written those when a fatal record stops it.
+   */
+  takeTrace(): Uint8Array | null {
+    return this.#trace?.bytes() ?? null;
+  }
+
   /** Evaluates one block; throws `CsvRecordTooLongError` like the serial reader. */
   run(job: BlockJob): BlockResult {
     const c = this.#context;
@@ -221,7 +229,13 @@ export class BlockSession {
     let n = job.baseRecord;
 
     if (job.kind === "prepass") {
-      const collector = new PrePassCollector(this.#plan, this.#ctx, trace ?? NULL_TRACE, this.#debug);
+      const collector = new PrePassCollector(
+        this.#plan,
+        this.#ctx,
+        trace ?? NULL_TRACE,
+        this.#debug,
+        c.sourceName,
+      );
       onRecord = (fields) => collector.evalRecord(fields, ++n);
       const parser = newParser();
       pushInSlices(parser, job.bytes);
@@ -243,6 +257,7 @@ export class BlockSession {
         tally: null,
         input: job.bytes,
         lookups: entries,
+        writes: writesEntries(collector.writes),
       };
     }
 
@@ -308,6 +323,7 @@ export class BlockSession {
       tally: rows.tally,
       input: job.bytes,
       lookups: null,
+      writes: null,
     };
   }
 }

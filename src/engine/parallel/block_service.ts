@@ -10,10 +10,8 @@
  * @module
  */
 
-import { CsvRecordTooLongError } from "../../formats/csv_reader.ts";
-import { UncomparableDateError } from "../date_range.ts";
 import { BlockSession } from "./block_eval.ts";
-import type { WorkerRequest, WorkerResponse } from "./protocol.ts";
+import { isFatalBlockFailure, type WorkerRequest, type WorkerResponse } from "./protocol.ts";
 
 /** The handler of block requests, answering through `post`. */
 export function blockService(
@@ -38,11 +36,13 @@ export function blockService(
       );
       return;
     } catch (err) {
+      const fatal = isFatalBlockFailure(err);
       reply = {
         type: "error",
         id: msg.id,
         message: err instanceof Error ? err.message : String(err),
-        fatal: err instanceof CsvRecordTooLongError || err instanceof UncomparableDateError,
+        fatal,
+        trace: fatal ? session?.takeTrace() ?? null : null,
       };
     }
     post(reply);

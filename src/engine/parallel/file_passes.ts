@@ -18,10 +18,12 @@ import { csvBodyBlocks } from "../record_source.ts";
 import type { RowWriter, TraceSink } from "../sinks.ts";
 import { countRecords } from "./lines.ts";
 import { BufferRecycler } from "./recycler.ts";
-import type { BlockPool } from "./pool.ts";
+import { BlockError, type BlockPool } from "./pool.ts";
 import type { BlockResult, FileContext } from "./protocol.ts";
 import { mergeTally, newTally, type RowTally } from "../tally.ts";
 import { collectGarbageHint } from "../gc_hint.ts";
+import type { TemplatePlan } from "../plan.ts";
+import { combinePartial, mergeKeyWrites, newWrites, type PrePassWrites } from "../prepass.ts";
 
 /** What both passes share. */
 export interface ParallelSetup {
@@ -105,6 +107,7 @@ async function forEachResult(
   setup: ParallelSetup,
   kind: "prepass" | "main",
   apply: (r: BlockResult, endOffset: number) => Promise<void>,
+  failedTrace: (frames: Uint8Array) => void,
 ): Promise<void> {
   const inflight: Promise<BlockResult>[] = [];
   const ends: number[] = [];
@@ -117,7 +120,18 @@ async function forEachResult(
   const buffers = recyclerFor(setup.pool, capacity, 2 * limit + 2);
   const take = (size: number) => buffers.take(size);
   const recycleOutput = kind === "main" && setup.recycleOutput === true;
-  const applyAndRecycle = async (r: BlockResult, endOffset: number) => {
+  const applyAndRecycle = async (pending: Promise<BlockResult>, endOffset: number) => {
+    let r: BlockResult;
+    try {
+      r = await pending;
+    } catch (err) {
+      // Blocks before this one are applied: its frames up to the fatal record follow theirs, as serially.
+      if (err instanceof BlockError && err.trace !== null && err.trace.length > 0) {
+        failedTrace(err.trace);
+        await setup.trace.flush();
+      }
+      throw err;
+    }
     await apply(r, endOffset);
     if (r.input !== null) buffers.give(r.input);
     if (recycleOutput && r.out.byteOffset === 0) buffers.give(r.out);
@@ -147,21 +161,27 @@ async function forEachResult(
       inflight.push(result);
       ends.push(block.offset + length);
       baseRecord += records;
-      while (inflight.length >= limit) await applyAndRecycle(await inflight.shift()!, ends.shift()!);
+      while (inflight.length >= limit) await applyAndRecycle(inflight.shift()!, ends.shift()!);
     }
-    while (inflight.length > 0) await applyAndRecycle(await inflight.shift()!, ends.shift()!);
+    while (inflight.length > 0) await applyAndRecycle(inflight.shift()!, ends.shift()!);
   } finally {
     for (const p of inflight) p.catch(() => {}); // results of an abandoned file are dropped
   }
 }
 
-/** pre_pass over the file's blocks: the merged tables, later rows winning as in the serial pass. */
+/**
+ * pre_pass over the file's blocks: the merged tables and key writes. Blocks are merged in file order, each
+ * field as its `aggregate` says (later rows winning, sums adding, the earliest `first` kept), so the result
+ * is the serial pass's.
+ */
 export async function parallelPrePass(
   setup: ParallelSetup,
-  blockNames: readonly string[],
-): Promise<LookupTables> {
+  plan: TemplatePlan,
+): Promise<{ tables: LookupTables; writes: PrePassWrites }> {
   collectEarlierPass(setup.pool);
-  const tables: LookupTables = new Map(blockNames.map((n) => [n, new Map()]));
+  const tables: LookupTables = new Map(plan.prePass.map((b) => [b.name, new Map()]));
+  const ops = new Map(plan.prePass.map((b) => [b.name, new Map(b.values.map((v, i) => [v.name, b.ops[i]]))]));
+  const writes = newWrites(plan);
   setup.pool.setFile({ ...setup.context, lookups: null }, setup.fileBytes);
   await forEachResult(setup, "prepass", async (r) => {
     for (const [block, key, field, value] of r.lookups ?? []) {
@@ -171,13 +191,15 @@ export async function parallelPrePass(
         entry = new Map();
         table.set(key, entry);
       }
-      entry.set(field, value);
+      const how = ops.get(block)!.get(field)!;
+      entry.set(field, how === "last" ? value : combinePartial(how, entry.get(field), value));
     }
+    for (const e of r.writes ?? []) mergeKeyWrites(writes.get(e[0])!, e);
     if (r.trace.length > 0) setup.trace.appendFrames(r.trace);
     if (r.debug !== "") setup.reporter.debug(r.debug);
     await setup.trace.flush();
-  });
-  return tables;
+  }, (frames) => setup.trace.appendFrames(frames));
+  return { tables, writes };
 }
 
 /**
@@ -221,6 +243,9 @@ export async function parallelMainPass(
     }
     setup.onProgress?.(counts.records, endOffset);
     await drain();
+  }, (frames) => {
+    shiftOutputIndexes(frames, counts.rowsWritten);
+    setup.trace.appendFrames(frames);
   });
   // The file's reader and block buffers are dead now: the next pass collects them before it starts.
   deadPassBuffers.add(setup.pool);

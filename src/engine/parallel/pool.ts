@@ -12,7 +12,14 @@
  * @module
  */
 
-import type { BlockJob, BlockResult, FileContext, WorkerRequest, WorkerResponse } from "./protocol.ts";
+import {
+  type BlockJob,
+  type BlockResult,
+  type FileContext,
+  isFatalBlockFailure,
+  type WorkerRequest,
+  type WorkerResponse,
+} from "./protocol.ts";
 import { BlockSession } from "./block_eval.ts";
 import { ENGINE_WORKER_URL, type WorkerLease, type WorkerSet } from "../worker_set.ts";
 import type { InflateRequest, InflateResponse } from "../containers/protocol.ts";
@@ -25,10 +32,16 @@ import { RunStopped, type StopCheck } from "../host.ts";
  */
 export class BlockError extends Error {
   readonly fatal: boolean;
-  constructor(message: string, fatal: boolean) {
+  /**
+   * A fatal block's trace frames up to the failing record, or null: the serial pass has written them when it
+   * stops, so the run's trace file holds them too.
+   */
+  readonly trace: Uint8Array | null;
+  constructor(message: string, fatal: boolean, trace: Uint8Array | null = null) {
     super(message);
     this.name = "BlockError";
     this.fatal = fatal;
+    this.trace = trace;
   }
 }
 
@@ -108,11 +121,12 @@ class LocalSlot {
         this.onTimed?.(bytes, performance.now() - started);
         item.done.resolve(result);
       } catch (err) {
+        const fatal = isFatalBlockFailure(err);
         item.done.reject(
           err instanceof RunStopped ? err : new BlockError(
             (err as Error).message,
-            err instanceof Error &&
-              (err.name === "CsvRecordTooLongError" || err.name === "UncomparableDateError"),
+            fatal,
+            fatal ? this.#session?.takeTrace() ?? null : null,
           ),
         );
       }
@@ -299,7 +313,7 @@ export class BlockPool {
     this.#pending.delete(msg.id);
     this.#load[p.worker]--;
     if (msg.type === "result") p.resolve(msg.result);
-    else p.reject(new BlockError(msg.message, msg.fatal));
+    else p.reject(new BlockError(msg.message, msg.fatal, msg.trace ?? null));
   }
 
   #failAll(err: Error): void {

@@ -7,6 +7,7 @@
 import type { NamedMaps, TemplateConfig } from "../../config/model.ts";
 import type { LookupTables } from "../../lang/mod.ts";
 import type { RowTally } from "../tally.ts";
+import type { KeyWritesEntry } from "../prepass.ts";
 
 /** Per-file context a worker needs before it evaluates blocks of that file. */
 export interface FileContext {
@@ -61,8 +62,13 @@ export interface BlockResult {
   spareOut: Uint8Array | null;
   /** The job's input bytes, handed back (shared, or a copy) so the engine can reuse the buffer. */
   input: Uint8Array | null;
-  /** pre_pass blocks only: the partial tables, in row order (later entries win). */
+  /**
+   * pre_pass blocks only: the block's partial tables (each field's value combined over the block's records
+   * as its `aggregate` says), merged in block order.
+   */
   lookups: [block: string, key: string, field: string, value: string][] | null;
+  /** pre_pass blocks only: who wrote each key of the blocks whose collisions are reported. */
+  writes: KeyWritesEntry[] | null;
 }
 
 /** Engine -> worker. */
@@ -73,4 +79,19 @@ export type WorkerRequest =
 /** Worker -> engine. */
 export type WorkerResponse =
   | { type: "result"; id: number; result: BlockResult }
-  | { type: "error"; id: number; message: string; fatal: boolean };
+  | {
+    type: "error";
+    id: number;
+    message: string;
+    fatal: boolean;
+    /** A fatal block's trace frames up to the failing record (see `BlockError.trace`). */
+    trace?: Uint8Array | null;
+  };
+
+/** The data problems that stop a block's file (the run reports them; any other failure is a crash). */
+const FATAL_NAMES = new Set(["CsvRecordTooLongError", "UncomparableDateError", "PrePassAggregateError"]);
+
+/** True for an error a block evaluation throws for a data problem (see `BlockError.fatal`). */
+export function isFatalBlockFailure(err: unknown): boolean {
+  return err instanceof Error && FATAL_NAMES.has(err.name);
+}

@@ -473,8 +473,31 @@ function template(rng: Rng, k: number, single: boolean, globalMaps: string[]) {
     for (let b = 0; b < nb; b++) {
       const fields = ["value", "at", "extra"].slice(0, rng.int(1, 3));
       const values: Record<string, string> = {};
-      for (const f of fields) values[f] = f === "at" ? "RECORD_NUM()" : gen.expr(1);
-      const block = { when: gen.condition(1), key: gen.column(["sym", "kind", "int"]), values };
+      // aggregate (not bxp's): how records writing one key combine; the blocks path merges partial
+      // results and the partition modes add up pieces' lists, so each is held to the serial pass.
+      const aggregate: Record<string, string> = {};
+      const aggregating = rng.chance(0.4);
+      for (const f of fields) {
+        const how = aggregating && rng.chance(0.7) ? rng.pick(["last", "first", "sum", "count"]) : null;
+        if (how !== null) aggregate[f] = how;
+        // A sum mostly over arithmetic (an error skips the record's value); a bare text now and then stops
+        // the file loudly, which every path must do alike.
+        values[f] = f === "at"
+          ? "RECORD_NUM()"
+          : how === "sum" && rng.chance(0.85)
+          ? `(${gen.numeric(1)}) + 0`
+          : gen.expr(1);
+      }
+      if (aggregating && rng.chance(0.05)) aggregate.absent = "sum"; // a config error on every path
+      const block: Record<string, unknown> = {
+        when: gen.condition(1),
+        key: gen.column(["sym", "kind", "int"]),
+        values,
+      };
+      if (aggregating) {
+        block.aggregate = aggregate;
+        features.push("pre_pass-aggregate");
+      }
       scope.blocks.push({ name: `b${b}`, fields });
       blocks[`b${b}`] = block;
     }

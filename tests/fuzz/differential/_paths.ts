@@ -520,8 +520,10 @@ export async function partitionMismatches(
       i: number,
     ) => ["--file", item.name, "--head", "head.bin", "--first-record", String(firsts[i])];
     const lookupArgs: string[] = [];
+    let writes: unknown[] | null = null;
     if (plan.prepass) {
       const entries: Entry[][] = [];
+      writes = [];
       for (let i = 0; i < ranges.length; i++) {
         const r = await runCli(
           dir,
@@ -530,16 +532,23 @@ export async function partitionMismatches(
           bytes.subarray(...ranges[i]),
         );
         if (r.code !== 0) {
-          out.push({
-            path,
-            part: `prepass piece ${i} of ${item.name}`,
-            detail: `exit ${r.code}: ${r.stderr}`,
-          });
+          // A sum over a non-number stops the piece as it stops the run (exit 1): compare that verdict.
+          if (ref.code !== 1) {
+            out.push({
+              path,
+              part: `prepass piece ${i} of ${item.name}`,
+              detail: `exit ${r.code}: ${r.stderr}`,
+            });
+          }
           return out;
         }
-        entries.push(JSON.parse(decoder.decode(r.stdout)).entries);
+        const piece = JSON.parse(decoder.decode(r.stdout));
+        entries.push(piece.entries);
+        writes.push(piece.writes);
       }
-      await Deno.writeTextFile(join(dir, "lookups.json"), JSON.stringify([mergeEntries(entries)]));
+      // As the job: every piece's list when a block aggregates (bxp-cli adds them up), else merged first.
+      const lists = plan.prepass_aggregate ? entries : [mergeEntries(entries)];
+      await Deno.writeTextFile(join(dir, "lookups.json"), JSON.stringify(lists));
       lookupArgs.push("--lookups", "lookups.json");
     }
     const parts: Uint8Array[] = [header];
@@ -590,6 +599,7 @@ export async function partitionMismatches(
       output: `./${item.output}`,
       dir: ".",
       pieces: stats,
+      ...(writes === null ? {} : { prepass_writes: writes }),
     });
   }
   if (plan.combined_name !== null && plan.inputs.length > 0) {
