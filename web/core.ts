@@ -22,7 +22,7 @@ import { evalTrace } from "../src/inspect/mod.ts";
 import { FUNCTIONS } from "../src/lang/mod.ts";
 import type { BxpConfig } from "../src/config/model.ts";
 import { charIndexOfByte, placeDiagnostics } from "./diagnostics_map.ts";
-import { MemoryFs } from "./memory_fs.ts";
+import { MemoryFs } from "../src/engine/memory_fs.ts";
 import type {
   Answers,
   InputFile,

@@ -14,7 +14,7 @@
  */
 
 import { loadConfig } from "../config/model.ts";
-import type { EngineFs, RandomAccessFile, StagedOutput } from "../engine/host.ts";
+import { MemoryFs } from "../engine/memory_fs.ts";
 import { runConversion } from "../engine/run.ts";
 import type { TraceSink } from "../engine/sinks.ts";
 import type { Draft } from "./draft.ts";
@@ -78,100 +78,6 @@ const MESSAGE_MAX = 240;
 /** Most findings and problems listed. */
 const LIST_MAX = 20;
 
-function parentOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i <= 0 ? "/" : path.slice(0, i);
-}
-
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") out.pop();
-    else out.push(part);
-  }
-  return "/" + out.join("/");
-}
-
-/** One input file in memory; outputs are kept (their bytes are not needed, only that they were written). */
-class SampleFs implements EngineFs {
-  readonly #files = new Map<string, Uint8Array>();
-  readonly outputs = new Map<string, Uint8Array>();
-
-  constructor(name: string, bytes: Uint8Array) {
-    this.#files.set(`${BASE}/${name}`, bytes);
-  }
-  #abs(path: string): string {
-    return normalize(path.startsWith("/") ? path : `${BASE}/${path}`);
-  }
-  #need(path: string): Uint8Array {
-    const bytes = this.#files.get(this.#abs(path));
-    if (bytes === undefined) throw new Error(`No such file or directory: '${path}'`);
-    return bytes;
-  }
-  listFiles(dir: string): Promise<string[] | null> {
-    const d = this.#abs(dir);
-    if (d !== BASE) return Promise.resolve(null);
-    return Promise.resolve([...this.#files.keys()].map((p) => p.slice(BASE.length + 1)));
-  }
-  async *readChunks(path: string): AsyncIterable<Uint8Array> {
-    yield this.#need(path);
-  }
-  readFile(path: string): Promise<Uint8Array> {
-    return Promise.resolve(this.#need(path));
-  }
-  openRandomAccess(path: string): Promise<RandomAccessFile> {
-    const bytes = this.#need(path);
-    return Promise.resolve({
-      size: bytes.length,
-      read: (offset, length) => Promise.resolve(bytes.slice(offset, Math.min(bytes.length, offset + length))),
-      close: () => Promise.resolve(),
-    });
-  }
-  exists(path: string): Promise<boolean> {
-    const p = this.#abs(path);
-    return Promise.resolve(this.#files.has(p) || this.outputs.has(p) || p === BASE);
-  }
-  fileSize(path: string): Promise<number> {
-    return Promise.resolve(this.#need(path).length);
-  }
-  createOutput(path: string, exclusive: boolean): Promise<StagedOutput | "exists"> {
-    const target = this.#abs(path);
-    if (exclusive && (this.#files.has(target) || this.outputs.has(target))) return Promise.resolve("exists");
-    if (parentOf(target) !== BASE) return Promise.reject(new Error(`No such file or directory: '${path}'`));
-    const parts: Uint8Array[] = [];
-    const outputs = this.outputs;
-    return Promise.resolve({
-      write(bytes: Uint8Array) {
-        parts.push(bytes.slice());
-        return Promise.resolve();
-      },
-      commit() {
-        let size = 0;
-        for (const p of parts) size += p.length;
-        const all = new Uint8Array(size);
-        let at = 0;
-        for (const p of parts) {
-          all.set(p, at);
-          at += p.length;
-        }
-        outputs.set(target, all);
-        return Promise.resolve();
-      },
-      abort: () => Promise.resolve(),
-    });
-  }
-  async writeFile(path: string, bytes: Uint8Array): Promise<void> {
-    const out = await this.createOutput(path, false);
-    if (out === "exists") return;
-    await out.write(bytes);
-    await out.commit();
-  }
-  join(...parts: string[]): string {
-    return parts.reduce((acc, p) => (acc === "" ? p : acc.endsWith("/") ? acc + p : acc + "/" + p), "");
-  }
-}
-
 /** Counts the engine's per-record events. */
 class CountingTrace implements TraceSink {
   readonly enabled = true;
@@ -229,7 +135,8 @@ export async function selfCheck(
     }
   }
   if (loaded.config === null) return result;
-  const fs = new SampleFs(name, bytes);
+  const fs = new MemoryFs(BASE);
+  fs.put(name, bytes);
   const trace = new CountingTrace();
   const messages: string[] = [];
   const run = await runConversion({

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { deflateSync, zipSync } from "fflate";
-import { MemoryFs } from "../../web/memory_fs.ts";
+import { MemoryFs } from "../../src/engine/memory_fs.ts";
 import { unpackArchive } from "../../src/engine/containers/unpack_zip.ts";
 import { ContainerThreads } from "../../src/engine/containers/threads.ts";
 import { memberChunks } from "../../src/engine/containers/member_stream.ts";

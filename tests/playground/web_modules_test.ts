@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { deflateRawSync } from "node:zlib";
-import { MemoryFs, normalize } from "../../web/memory_fs.ts";
+import { MemoryFs, normalize } from "../../src/engine/memory_fs.ts";
 import { decodeState, encodeState, SHARE_INPUT_BUDGET } from "../../web/share.ts";
 import { charIndexOfByte, placeDiagnostics } from "../../web/diagnostics_map.ts";
 import { loadConfig } from "../../src/config/model.ts";

@@ -242,7 +242,7 @@ export function compareOutcomes(ref: Outcome, got: Outcome): Mismatch[] {
 const DIAGNOSTIC_LINE = /^(?:error|warning|note|info): .* \(at [^()\n]*\)$/;
 
 /**
- * The browser core (`web/core.ts` over `web/memory_fs.ts`, what `web/worker.ts` runs) in this process. Its
+ * The browser core (`web/core.ts` over `src/engine/memory_fs.ts`, what `web/worker.ts` runs) in this process. Its
  * log is the run's messages split by level: info is bxp-cli's stdout, warning and fatal its stderr. By
  * design the page shows config diagnostics placed in the editor, not in the log, and does not run a config
  * with errors: so bxp-cli's diagnostic lines are looked up among the core's placed diagnostics instead of

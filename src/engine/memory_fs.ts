@@ -1,5 +1,6 @@
 /**
- * The engine's file system held in memory: the playground's inputs and the outputs a run writes. Paths are
+ * The engine's file system held in memory: the playground's inputs and the outputs a run writes, and the
+ * drafter's sample when it runs a draft on it (`src/draft/self_check.ts`). Paths are
  * POSIX-like; relative paths resolve against a base folder (the virtual config folder), and `join` works
  * like bxp-cli's (no normalisation) so messages read the same.
  *
@@ -13,7 +14,7 @@
  * @module
  */
 
-import type { EngineFs, RandomAccessFile, StagedOutput } from "../src/engine/host.ts";
+import type { EngineFs, RandomAccessFile, StagedOutput } from "./host.ts";
 
 const CHUNK = 64 * 1024;
 
