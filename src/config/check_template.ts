@@ -142,6 +142,16 @@ export function checkTemplate(t: TemplateConfig): Diagnostic[] {
       "csv_delimiter_in and csv_decimal_separator_in must be different characters",
     );
   }
+  t.fillDown.forEach((name, i) => {
+    if (name === "") err("config.empty_value", `fill_down.${i}`, "fill_down column name must not be empty");
+  });
+  if (t.fillDown.length > 0 && t.fileTypeIn === "csv" && t.csvHeaderLine === 0) {
+    err(
+      "config.requires",
+      "fill_down",
+      "fill_down names header columns, but csv_header_line is 0 (the file has no header)",
+    );
+  }
   for (const block of t.prePass) {
     // The legacy block's synthetic name never appears in the file, so its paths skip it.
     const prefix = block.name === LEGACY_PRE_PASS ? "pre_pass" : `pre_pass.${block.name}`;

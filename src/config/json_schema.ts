@@ -159,6 +159,10 @@ function templateSchema(): JsonSchemaNode {
       type: "object",
       additionalProperties: annotate(schemaEntry(`${T}.output_schema.*`), { type: "string" }),
     }),
+    fill_down: annotate(schemaEntry(`${T}.fill_down`), {
+      type: "array",
+      items: { type: "string", minLength: 1 },
+    }),
     row_rules: annotate(schemaEntry(`${T}.row_rules`), {
       type: "array",
       items: annotate(schemaEntry(`${T}.row_rules.*`), rule),

@@ -428,6 +428,34 @@ class TemplateReader {
     return out;
   }
 
+  /** `fill_down`: column names. Not bxp's, so a value it cannot use is an error, never silently ignored. */
+  fillDown(): string[] {
+    const v = this.get("fill_down");
+    if (v === undefined) return [];
+    if (v.kind !== "array") {
+      this.emit(
+        "error",
+        "config.wrong_type",
+        "fill_down",
+        `fill_down must be an array of column names, got ${valueTagName(v)}`,
+      );
+      return [];
+    }
+    const out: string[] = [];
+    v.items.forEach((item, i) => {
+      if (item.kind === "string") out.push(item.value);
+      else {
+        this.emit(
+          "error",
+          "config.wrong_type",
+          `fill_down.${i}`,
+          `fill_down.${i} must be a column name (a string), got ${valueTagName(item)}`,
+        );
+      }
+    });
+    return out;
+  }
+
   read(): TemplateConfig {
     const isObject = this.node.kind === "object";
     const dataDir = isObject ? this.optString("data_dir") ?? "." : ".";
@@ -460,6 +488,7 @@ class TemplateReader {
       inputSchema: [],
       rowRules: null,
       outputSchema: [],
+      fillDown: [],
     };
     if (!isObject) {
       this.hard("config.missing_field", "output_schema", "output_schema is required", "MissingOutputSchema");
@@ -490,6 +519,7 @@ class TemplateReader {
     base.zipInput = this.zipInput();
     const description = this.get("description");
     base.description = description?.kind === "string" ? description.value : null;
+    base.fillDown = this.fillDown();
     if (!hasOutput) {
       this.hard("config.missing_field", "output_schema", "output_schema is required", "MissingOutputSchema");
     }

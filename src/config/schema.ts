@@ -463,6 +463,15 @@ const TEMPLATE_FIELDS: FieldDoc[] = [
     rule: "string",
     description: "Free text about the template, shown by template listings.",
   }),
+  field({
+    key: "fill_down",
+    type_name: "array",
+    required: false,
+    rule: "array",
+    description:
+      "Input columns whose blank cells take the same column's value in the previous record of the same file (exports that write a date or account only on the first row of a group), before any expression reads the record. A header column name each; a short row's missing cells stay missing. Such templates convert serially and the partition modes refuse them. Not in bxp.",
+    insert_template: `["Date"]`,
+  }),
 ];
 
 const XLSX_FIELDS: FieldDoc[] = [

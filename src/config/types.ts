@@ -73,6 +73,11 @@ export interface TemplateConfig {
   /** null when the `row_rules` key is absent. */
   rowRules: RowRule[] | null;
   outputSchema: [header: string, varName: string][];
+  /**
+   * `fill_down` (not bxp's): input columns whose blank cells take the same column's value in the previous
+   * record of the file, before any expression reads the record. Empty: none.
+   */
+  fillDown: string[];
 }
 
 /** Result of `loadConfig`: `config` is null when any diagnostic is an error. */

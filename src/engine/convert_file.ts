@@ -22,6 +22,7 @@ import {
   type StagedOutput,
 } from "./host.ts";
 import { fileFindings } from "./findings.ts";
+import { FillDown } from "./fill_down.ts";
 import type { TemplatePlan } from "./plan.ts";
 import { PrePassAggregateError, PrePassCollector, type PrePassWrites } from "./prepass.ts";
 import { CsvRecordSource, JsonRecordSource, type RecordSource } from "./record_source.ts";
@@ -168,7 +169,9 @@ async function openOutput(
  * minimum), else 0.
  */
 export async function blockInputBytes(run: TemplateRun, path: string): Promise<number> {
-  if (run.parallel === null || run.plan.template.fileTypeIn !== "csv") return 0;
+  // fill_down carries each column's last value from record to record: such a file stays serial.
+  const t = run.plan.template;
+  if (run.parallel === null || t.fileTypeIn !== "csv" || t.fillDown.length > 0) return 0;
   const size = await run.fs.fileSize(path);
   return size >= run.parallel.minBytes && size > 0 ? size : 0;
 }
@@ -266,9 +269,10 @@ export async function convertFile(
       } else {
         const collector = new PrePassCollector(plan, ctx, trace, debug, filename);
         const stop = run.progress?.stop ?? null;
+        const fill = FillDown.of(plan, columns);
         let n = 0;
         await source.forEachRecord((fields) => {
-          collector.evalRecord(fields, ++n);
+          collector.evalRecord(fill === null ? fields : fill.apply(fields), ++n);
           // A chunk is parsed and evaluated in one go: only this check can stop an expensive pass early.
           if ((n & 3) === 0 && stop !== null && stop.requested()) throw new RunStopped();
         }, () => trace.flush());
@@ -318,6 +322,7 @@ export async function convertFile(
       });
       let n = 0;
       let reached = 0;
+      const fill = FillDown.of(plan, columns);
       const afterChunk = progress === null ? drain : () => {
         progress.records = progressBase.records + n;
         progress.bytes = progressBase.bytes + reached;
@@ -328,11 +333,11 @@ export async function convertFile(
         progress === null
           ? (fields, offset, raw) => {
             reached = offset;
-            rows.evalRecord(fields, offset, ++n, raw);
+            rows.evalRecord(fill === null ? fields : fill.apply(fields), offset, ++n, raw);
           }
           : (fields, offset, raw) => {
             reached = offset;
-            rows.evalRecord(fields, offset, ++n, raw);
+            rows.evalRecord(fill === null ? fields : fill.apply(fields), offset, ++n, raw);
             // A whole chunk is parsed and evaluated synchronously, so a signal handler never runs during
             // it: the stop flag is read every four records (a shared-memory read: a few ns) and the
             // counters, read by another thread, move every eight, so expensive rows neither block a stop

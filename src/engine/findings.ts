@@ -104,6 +104,21 @@ function unknownColumns(o: FileOutcome, template: string): Finding[] {
   const header = new Set(o.header);
   const out: Finding[] = [];
   const seen = new Set<string>();
+  if (o.header.length > 0) {
+    for (const name of o.plan.template.fillDown) {
+      if (header.has(name) || seen.has(name)) continue;
+      seen.add(name);
+      out.push({
+        code: "unknown_column",
+        template,
+        file: o.file,
+        column: name,
+        message:
+          `template '${template}': fill_down names '${name}', which matches no column of '${o.file}' ` +
+          `(nothing is filled there)`,
+      });
+    }
+  }
   for (const { where, source, rule } of placedSources(o.plan)) {
     let refs;
     try {

@@ -253,6 +253,14 @@ export function planTemplate(
     dateChecks,
     ...(reference
       ? { verbatimColumns: inputVars.map(() => null), readColumns: null, readsRecordNumber: true, reference }
+      : template.fillDown.length > 0
+      // Filled cells are not in the record's text: no verbatim copies, every field decoded.
+      ? {
+        ...planFieldReads(inputVars, others, noted),
+        verbatimColumns: inputVars.map(() => null),
+        readColumns: null,
+        reference,
+      }
       : { ...planFieldReads(inputVars, others, noted), reference }),
   };
 }

@@ -50,6 +50,7 @@ function template(over: Partial<TemplateConfig>): TemplateConfig {
     inputSchema: [],
     rowRules: null,
     outputSchema: [],
+    fillDown: [],
     ...over,
   };
 }

@@ -46,6 +46,12 @@ export function partitionRefusal(t: TemplateConfig): string | null {
     return `template '${t.id}' reads JSON input (file_type_in: "json"): a JSON array cannot be cut at ` +
       `newlines; run it with bxp-cli`;
   }
+  if (t.fillDown.length > 0) {
+    return `template '${t.id}' uses fill_down (${
+      t.fillDown.map((c) => `'${c}'`).join(", ")
+    }): a blank cell takes the previous record's value, and a piece cannot know the previous piece's last ` +
+      `row; run it with bxp-cli`;
+  }
   return null;
 }
 

@@ -585,9 +585,18 @@ function template(rng: Rng, k: number, single: boolean, globalMaps: string[]) {
     features.push(`zip:${dirMode}`);
   }
   if (rng.chance(0.1)) t.description = "generated";
+  // fill_down (not bxp's): blank cells (6% of cells) take the previous record's; serial by design, refused by
+  // the partition modes. Headerless now and then: a config error on every path.
+  const fillDown = rng.chance(headerless ? 0.02 : 0.2);
+  if (fillDown) {
+    const names = columns.length > 0 ? rng.some(columns.map((c) => c.name), rng.int(1, 2)) : [];
+    if (names.length === 0 || rng.chance(0.1)) names.push("Missing Column");
+    t.fill_down = names;
+    features.push("fill_down");
+  }
   const facts: TemplateFacts = {
     id,
-    partitionable: !json && !zip,
+    partitionable: !json && !zip && !fillDown,
     headerLine,
     inputs,
     combined,
