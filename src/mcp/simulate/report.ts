@@ -384,6 +384,20 @@ export function cutHead(head: string, rows: number): { text: string; records: nu
 /** A structured report (what `buildReport` returns, reshaped by `fitReport`). */
 export type Report = Record<string, unknown>;
 
+/** bxp-cli's advice to rerun with `--debug`, which no MCP client can do. */
+const DEBUG_HINT = "(run with --debug to see details)";
+
+/**
+ * bxp-cli's diagnostics with its terminal advice turned into the place an agent can look: over MCP there is
+ * no `--debug`, and the trace's `row_errors` names each failing row, expression and error.
+ */
+export function hintsForMcp(diagnostics: string): string {
+  return diagnostics.replaceAll(
+    DEBUG_HINT,
+    "(the report's trace.row_errors lists the rows, expressions and errors)",
+  );
+}
+
 /**
  * The structured answer of a run that happened (`ok: true`; the outcome is in exit_code/status/
  * diagnostics). Each output shows at most `sampleRows` data rows in `csv` (`complete` says whether that is
@@ -425,7 +439,7 @@ export function buildReport(facts: RunFacts, sampleRows: number): Report {
     output_records: outputRecords,
     outputs,
     summary: facts.summary,
-    diagnostics: facts.diagnostics,
+    diagnostics: hintsForMcp(facts.diagnostics),
     findings: facts.findings,
     trace,
     workspace: facts.workspace,
