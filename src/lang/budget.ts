@@ -21,7 +21,10 @@
  * @example
  * ```ts
  * import { metered, MAX_EVAL_WORK } from "./budget.ts";
+ * import assert from "node:assert/strict";
  * const { value, work } = metered(MAX_EVAL_WORK, () => "result");
+ * assert.equal(value, "result");
+ * assert.equal(work, 0); // the callback built no strings and read no columns
  * ```
  * @module
  */
@@ -110,7 +113,8 @@ export function metered<T>(limit: number, fn: () => T): { value: T; work: number
  *
  * @example
  * ```ts
- * withinSpendLimit(1024, () => "ok"); // { value: "ok", exceeded: false }
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(withinSpendLimit(1024, () => "ok"), { value: "ok", exceeded: false });
  * ```
  */
 export function withinSpendLimit<T>(limit: number, fn: () => T): { value: T; exceeded: boolean } {
@@ -135,7 +139,8 @@ export function withinSpendLimit<T>(limit: number, fn: () => T): { value: T; exc
  *
  * @example
  * ```ts
- * spendLimitHit(); // false
+ * import assert from "node:assert/strict";
+ * assert.equal(spendLimitHit(), false);
  * ```
  */
 export function spendLimitHit(): boolean {

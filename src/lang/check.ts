@@ -4,8 +4,9 @@
  * @example
  * ```ts
  * import { expressionFacts, staticProblems } from "./check.ts";
- * staticProblems("SPLIT_PART([A], '/', 0)")[0].error; // "SplitPartBadIndex"
- * expressionFacts("LOOKUP('fx', [Ccy], 'rate')").calls[0].args[0].literal; // "fx"
+ * import assert from "node:assert/strict";
+ * assert.equal(staticProblems("SPLIT_PART([A], '/', 0)")[0].error, "SplitPartBadIndex");
+ * assert.equal(expressionFacts("LOOKUP('fx', [Ccy], 'rate')").calls[0].args[0].literal, "fx");
  * ```
  * @module
  */

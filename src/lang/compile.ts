@@ -5,9 +5,10 @@
  * ```ts
  * import { compileExpression } from "./compile.ts";
  * import { emptyContext } from "./context.ts";
+ * import assert from "node:assert/strict";
  * const total = compileExpression("[Qty] * [Price]");
  * const ctx = { ...emptyContext(), columns: new Map([["Qty", 0], ["Price", 1]]), fields: ["3", "1.10"] };
- * total.evaluate(ctx); // "3.3"
+ * assert.equal(total.evaluate(ctx), "3.3");
  * ```
  * @module
  */
@@ -88,8 +89,9 @@ export function compileExpressionGeneral(src: string): CompiledExpr {
  * @example
  * ```ts
  * import { compileWithReads } from "./compile.ts";
+ * import assert from "node:assert/strict";
  * const { expr, reads } = compileWithReads("[Amount] * 2");
- * reads.columns; // ["Amount"]
+ * assert.deepEqual(reads.columns, ["Amount"]);
  * ```
  */
 export function compileWithReads(src: string, fast = true): { expr: CompiledExpr; reads: FieldReads } {

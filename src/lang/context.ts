@@ -4,7 +4,10 @@
  * @example
  * ```ts
  * import { emptyContext } from "./context.ts";
+ * import { compileExpression } from "./mod.ts";
+ * import assert from "node:assert/strict";
  * const ctx = { ...emptyContext(), columns: new Map([["Price", 0]]), fields: ["12.50"] };
+ * assert.equal(compileExpression("[Price] * 2").evaluate(ctx), "25");
  * ```
  * @module
  */

@@ -8,8 +8,9 @@
  * @example
  * ```ts
  * import { divDecimal, formatDecimal, parseDecimal } from "./decimal.ts";
+ * import assert from "node:assert/strict";
  * const one = parseDecimal("1") as bigint;
- * formatDecimal(divDecimal(one, parseDecimal("3") as bigint) as bigint); // "0.333333333333"
+ * assert.equal(formatDecimal(divDecimal(one, parseDecimal("3") as bigint) as bigint), "0.333333333333");
  * ```
  * @module
  */

@@ -4,8 +4,8 @@
  * @example
  * ```ts
  * import { languageDocs } from "./docs.ts";
- * languageDocs().functions.find((f) => f.name === "ROUND")?.args[1];
- * // { name: "n", kind: "integer_in_range", min: -30, max: 30 }
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(languageDocs().functions.find((f) => f.name === "ROUND")?.args[1], { name: "n", kind: "integer_in_range", min: -30, max: 30 });
  * ```
  * @module
  */

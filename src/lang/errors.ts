@@ -4,8 +4,9 @@
  * @example
  * ```ts
  * import { ExprError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  * const err = new ExprError("UnknownFunction", "unknown function 'FOO'", 0, 3);
- * err.toJSON(); // { ok: false, error: "UnknownFunction", detail: "unknown function 'FOO'", off: 0, len: 3 }
+ * assert.deepEqual(err.toJSON(), { ok: false, error: "UnknownFunction", detail: "unknown function 'FOO'", off: 0, len: 3 });
  * ```
  * @module
  */
@@ -59,9 +60,10 @@ const StacklessError = function StacklessError() {} as unknown as ErrorConstruct
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const e = new ExprError("NotANumber", "'abc' is not a number", 0, 5);
- * e instanceof Error; // true
- * e.message; // "NotANumber: 'abc' is not a number"
+ * assert.equal(e instanceof Error, true);
+ * assert.equal(e.message, "NotANumber: 'abc' is not a number");
  * ```
  */
 export class ExprError extends StacklessError {

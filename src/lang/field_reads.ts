@@ -6,8 +6,9 @@
  * @example
  * ```ts
  * import { fieldReads } from "./field_reads.ts";
- * fieldReads("[A] & FIELDS(2)").positional; // true
- * fieldReads("[Amount]").column; // "Amount"
+ * import assert from "node:assert/strict";
+ * assert.equal(fieldReads("[A] & FIELDS(2)").positional, true);
+ * assert.equal(fieldReads("[Amount]").column, "Amount");
  * ```
  * @module
  */

@@ -16,8 +16,13 @@
  * @example
  * ```ts
  * import { tokenize } from "./lexer.ts";
- * tokenize("[Prix €] * 2").map((t) => [t.kind, t.off, t.len]);
- * // [["field", 0, 9], ["*", 10, 1], ["num", 12, 1], ["eof", 13, 0]]
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(tokenize("[Prix €] * 2").map((t) => [t.kind, t.off, t.len]), [
+ *   ["field", 0, 10],
+ *   ["*", 11, 1],
+ *   ["num", 13, 1],
+ *   ["eof", 14, 0],
+ * ]); // byte spans: "€" is three bytes
  * ```
  * @module
  */

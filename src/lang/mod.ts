@@ -4,8 +4,9 @@
  * @example
  * ```ts
  * import { compileExpression, emptyContext, validateExpression } from "./mod.ts";
- * validateExpression("ABS(1, 2)")?.error; // "WrongArgCount"
- * compileExpression("ROUND(2.5, 0)").evaluate(emptyContext()); // "3"
+ * import assert from "node:assert/strict";
+ * assert.equal(validateExpression("ABS(1, 2)")?.error, "WrongArgCount");
+ * assert.equal(compileExpression("ROUND(2.5, 0)").evaluate(emptyContext()), "3");
  * ```
  * @module
  */

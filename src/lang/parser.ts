@@ -14,8 +14,9 @@
  * @example
  * ```ts
  * import { parseExpression } from "./parser.ts";
+ * import assert from "node:assert/strict";
  * const ast = parseExpression("ABS(-1) + 2");
- * ast?.kind; // "chain"
+ * assert.equal(ast?.kind, "chain");
  * ```
  * @module
  */

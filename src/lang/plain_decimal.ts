@@ -10,10 +10,11 @@
  * @example
  * ```ts
  * import { comparePlain, PlainDecimalReader } from "./plain_decimal.ts";
+ * import assert from "node:assert/strict";
  * const a = new PlainDecimalReader();
  * const b = new PlainDecimalReader();
- * a.read("-1.5") && b.read("0.25"); // true
- * comparePlain(a.int, a.frac, b.int, b.frac); // -1
+ * assert.equal(a.read("-1.5") && b.read("0.25"), true);
+ * assert.equal(comparePlain(a.int, a.frac, b.int, b.frac), -1);
  * ```
  * @module
  */

@@ -5,8 +5,9 @@
  * @example
  * ```ts
  * import { FUNCTIONS, findFunction } from "./registry.ts";
- * FUNCTIONS.length; // 73
- * findFunction("abs")?.signature; // "ABS(x)"
+ * import assert from "node:assert/strict";
+ * assert.equal(FUNCTIONS.length, 73);
+ * assert.equal(findFunction("abs")?.signature, "ABS(x)");
  * ```
  * @module
  */

@@ -5,8 +5,9 @@
  * @example
  * ```ts
  * import { memoBySource } from "./source_memo.ts";
+ * import assert from "node:assert/strict";
  * const length = memoBySource((src) => src.length, 256);
- * length("[A] & [B]"); // 9, computed; a second call takes it from the memo
+ * assert.equal(length("[A] & [B]"), 9); // computed; a second call takes it from the memo
  * ```
  * @module
  */

@@ -4,7 +4,8 @@
  * @example
  * ```ts
  * import { suggestName } from "./suggest.ts";
- * suggestName("ABZ", ["ABS", "ROUND"]); // "ABS"
+ * import assert from "node:assert/strict";
+ * assert.equal(suggestName("ABZ", ["ABS", "ROUND"]), "ABS");
  * ```
  * @module
  */

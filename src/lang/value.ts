@@ -8,8 +8,9 @@
  * @example
  * ```ts
  * import { toBool, toNumber, valueToString } from "./value.ts";
- * valueToString(toNumber("1,234.50")); // "1234.5"
- * toBool("0"); // true (non-empty string)
+ * import assert from "node:assert/strict";
+ * assert.equal(valueToString(toNumber("1,234.50")), "1234.5");
+ * assert.equal(toBool("0"), true); // non-empty string
  * ```
  * @module
  */
@@ -105,8 +106,9 @@ export function toNumber(v: Value): bigint {
  *
  * @example
  * ```ts
- * numberFailure("abc").error; // "NotANumber"
- * numberFailure("1e300").error; // "NumberOutOfRange"
+ * import assert from "node:assert/strict";
+ * assert.equal(numberFailure("abc").error, "NotANumber");
+ * assert.equal(numberFailure("1e300").error, "NumberOutOfRange");
  * ```
  */
 export function numberFailure(v: string): ExprError {

@@ -9,8 +9,9 @@
  * @example
  * ```ts
  * import { dateAdd, weeknum } from "./builtins.ts";
- * dateAdd("2024-01-31", 7); // "2024-02-07"
- * weeknum("2021-01-01"); // "53"
+ * import assert from "node:assert/strict";
+ * assert.equal(dateAdd("2024-01-31", 7), "2024-02-07");
+ * assert.equal(weeknum("2021-01-01"), "53");
  * ```
  * @module
  */

@@ -6,9 +6,10 @@
  * @example
  * ```ts
  * import { civilToDays, daysToCivil, isoWeekday } from "./calendar.ts";
- * civilToDays(1970, 1, 1); // 0
- * daysToCivil(-1); // { year: 1969, month: 12, day: 31 }
- * isoWeekday(0); // 4 (Thursday)
+ * import assert from "node:assert/strict";
+ * assert.equal(civilToDays(1970, 1, 1), 0);
+ * assert.deepEqual(daysToCivil(-1), { year: 1969, month: 12, day: 31 });
+ * assert.equal(isoWeekday(0), 4); // Thursday
  * ```
  * @module
  */

@@ -6,8 +6,9 @@
  * @example
  * ```ts
  * import { convertDate, parseWithFormat } from "./format.ts";
- * convertDate("31.12.2024", "DD.MM.YYYY", "YYYY-MM-DD"); // "2024-12-31"
- * parseWithFormat("3 Sept 2022", "D MMM YYYY")?.month; // 9
+ * import assert from "node:assert/strict";
+ * assert.equal(convertDate("31.12.2024", "DD.MM.YYYY", "YYYY-MM-DD"), "2024-12-31");
+ * assert.equal(parseWithFormat("3 Sept 2022", "D MMM YYYY")?.month, 9);
  * ```
  * @module
  */
@@ -451,8 +452,9 @@ const MEMO_AFTER_CALLS = 64;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const toIso = dateConverter("DD.MM.YYYY", "YYYY-MM-DD");
- * toIso("31.12.2024"); // "2024-12-31", the same as convertDate("31.12.2024", "DD.MM.YYYY", "YYYY-MM-DD")
+ * assert.equal(toIso("31.12.2024"), "2024-12-31"); // the same as convertDate("31.12.2024", "DD.MM.YYYY", "YYYY-MM-DD")
  * ```
  */
 export function dateConverter(fromFmt: string, toFmt: string): (value: string) => string {

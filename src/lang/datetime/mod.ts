@@ -7,9 +7,10 @@
  * @example
  * ```ts
  * import { dateConvert, nthDow, tzOffset } from "./mod.ts";
- * dateConvert("31.12.2024", "DD.MM.YYYY", "YYYY-MM-DD"); // "2024-12-31"
- * nthDow(2024, 3, 7, -1); // "2024-03-31"
- * tzOffset("2024-07-15 12:00:00", "Europe/Prague"); // "+02:00"
+ * import assert from "node:assert/strict";
+ * assert.equal(dateConvert("31.12.2024", "DD.MM.YYYY", "YYYY-MM-DD"), "2024-12-31");
+ * assert.equal(nthDow(2024, 3, 7, -1), "2024-03-31");
+ * assert.equal(tzOffset("2024-07-15 12:00:00", "Europe/Prague"), "+02:00");
  * ```
  * @module
  */

@@ -6,8 +6,9 @@
  * @example
  * ```ts
  * import { toUtc, tzConvert } from "./timezones.ts";
- * toUtc("2024-03-15T14:23:01+02:00", "YYYY-MM-DD[T]hh:mm:ssZZ"); // "2024-03-15 12:23:01"
- * tzConvert("2024-07-15 12:00:00", "America/New_York", "Europe/Prague"); // "2024-07-15 18:00:00"
+ * import assert from "node:assert/strict";
+ * assert.equal(toUtc("2024-03-15T14:23:01+02:00", "YYYY-MM-DD[T]hh:mm:ssZZ"), "2024-03-15 12:23:01");
+ * assert.equal(tzConvert("2024-07-15 12:00:00", "America/New_York", "Europe/Prague"), "2024-07-15 18:00:00");
  * ```
  * @module
  */

@@ -5,8 +5,9 @@
  * @example
  * ```ts
  * import { checkDateFormat, compileFormat } from "./tokens.ts";
- * compileFormat("DD.MM.YYYY").tokens.length; // 5
- * checkDateFormat("YYYY-MN-DD"); // { letter: "N", offset: 6 }
+ * import assert from "node:assert/strict";
+ * assert.equal(compileFormat("DD.MM.YYYY").tokens.length, 5);
+ * assert.deepEqual(checkDateFormat("YYYY-MN-DD"), { letter: "N", offset: 6 });
  * ```
  * @module
  */
@@ -165,8 +166,9 @@ export function usesShortMonthName(fmt: string): boolean {
  *
  * @example
  * ```ts
- * checkDateFormat("YYYY-MM-DD[T]hh:mm:ss[*]"); // null
- * checkDateFormat("YYYY-Q-DD"); // { letter: "Q", offset: 5 }
+ * import assert from "node:assert/strict";
+ * assert.equal(checkDateFormat("YYYY-MM-DD[T]hh:mm:ss[*]"), null);
+ * assert.deepEqual(checkDateFormat("YYYY-Q-DD"), { letter: "Q", offset: 5 });
  * ```
  */
 export function checkDateFormat(fmt: string): { letter: string; offset: number } | null {

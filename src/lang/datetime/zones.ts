@@ -8,9 +8,10 @@
  * @example
  * ```ts
  * import { findZone, localToUtc, offsetAt } from "./zones.ts";
+ * import assert from "node:assert/strict";
  * const prague = findZone("Europe/Prague")!;
- * offsetAt(prague, 1721044800).offsetSeconds; // 7200 (CEST)
- * localToUtc(prague, 1721044800); // 1721037600
+ * assert.equal(offsetAt(prague, 1721044800).offsetSeconds, 7200); // CEST
+ * assert.equal(localToUtc(prague, 1721044800), 1721037600);
  * ```
  * @module
  */

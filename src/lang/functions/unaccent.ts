@@ -8,8 +8,9 @@
  * @example
  * ```ts
  * import { unaccent } from "./unaccent.ts";
- * unaccent("æther œuvre"); // "aether oeuvre"
- * unaccent("Þór"); // "THor"
+ * import assert from "node:assert/strict";
+ * assert.equal(unaccent("æther œuvre"), "aether oeuvre");
+ * assert.equal(unaccent("Þór"), "THor");
  * ```
  * @module
  */
