@@ -15,6 +15,7 @@
  */
 
 import type { EngineFs, RandomAccessFile, StagedOutput } from "./host.ts";
+import { concatBytes } from "../util/bytes.ts";
 
 const CHUNK = 64 * 1024;
 
@@ -136,15 +137,7 @@ export class MemoryFs implements EngineFs {
       commit() {
         if (done) return Promise.resolve();
         done = true;
-        let size = 0;
-        for (const p of parts) size += p.length;
-        const all = new Uint8Array(size);
-        let at = 0;
-        for (const p of parts) {
-          all.set(p, at);
-          at += p.length;
-        }
-        files.set(target, all);
+        files.set(target, concatBytes(parts));
         return Promise.resolve();
       },
       abort() {

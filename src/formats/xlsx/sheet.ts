@@ -17,6 +17,7 @@
 import { xlsxNumberText } from "../number_text.ts";
 import { decodeXmlEntities, oneCharAttrBounds, type RawXmlHandler, XmlScanner } from "./xml.ts";
 import { utf16Refusal } from "./parts.ts";
+import { concatBytes } from "../../util/bytes.ts";
 
 /** 0-based column of a cell reference (`A1` -> 0, `AA7` -> 26); no letters gives 0, as bxp. */
 export function columnIndex(ref: string): number {
@@ -320,7 +321,7 @@ export class SheetCsv {
   /** Takes the next bytes of the part; answers the CSV of the rows they completed ("" when none). */
   push(bytes: Uint8Array): string {
     if (this.#head !== null) {
-      const head = this.#head.length === 0 ? bytes : concat(this.#head, bytes);
+      const head = this.#head.length === 0 ? bytes : concatBytes([this.#head, bytes]);
       if (head.length < 2) {
         this.#head = head.slice();
         return "";
@@ -360,11 +361,4 @@ export class SheetCsv {
     this.#out = "";
     return out;
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { concatBytes } from "../../util/bytes.ts";
+
 /** Largest accepted line, in bytes, not counting its `\n` terminator: 16 MiB. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
@@ -22,9 +24,12 @@ const NEWLINE = 0x0a;
  *
  * @example
  * ```ts
+ * import { LineSplitter } from "./line_splitter.ts";
+ * import assert from "node:assert/strict";
+ * const bytes = (text: string) => new TextEncoder().encode(text);
  * const splitter = new LineSplitter();
- * splitter.push(new TextEncoder().encode('{"a":1}\n{"b"')); // [{ kind: "line", bytes: <{"a":1}> }]
- * splitter.push(new TextEncoder().encode(":2}\n")); // [{ kind: "line", bytes: <{"b":2}> }]
+ * assert.deepEqual(splitter.push(bytes('{"a":1}\n{"b"')), [{ kind: "line", bytes: bytes('{"a":1}') }]);
+ * assert.deepEqual(splitter.push(bytes(":2}\n")), [{ kind: "line", bytes: bytes('{"b":2}') }]);
  * ```
  */
 export class LineSplitter {
@@ -81,7 +86,7 @@ export class LineSplitter {
   #finishLine(): LineEvent {
     const event: LineEvent = this.#skipping
       ? { kind: "oversized", limit: this.#maxLineBytes }
-      : { kind: "line", bytes: concat(this.#parts, this.#length) };
+      : { kind: "line", bytes: concatBytes(this.#parts) };
     this.#reset();
     return event;
   }
@@ -91,15 +96,4 @@ export class LineSplitter {
     this.#length = 0;
     this.#skipping = false;
   }
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
