@@ -6,8 +6,9 @@
  * @example
  * ```ts
  * import { entryPointFlags } from "./entry_points.ts";
+ * import assert from "node:assert/strict";
  * const denoJson = '{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}';
- * entryPointFlags(denoJson, "bxp-cli"); // ["--no-prompt", "--allow-read"]
+ * assert.deepEqual(entryPointFlags(denoJson, "bxp-cli"), ["--no-prompt", "--allow-read"]);
  * ```
  * @module
  */
@@ -26,7 +27,8 @@ export const ENTRY_MODULES: Readonly<Record<EntryPoint, string>> = {
  * embedded with `--include`.
  */
 export const ENTRY_INCLUDES: Readonly<Record<EntryPoint, readonly string[]>> = {
-  "bxp-cli": ["src/engine/worker.ts"],
+  // The engine's worker (inflating, block evaluation) and the run's watcher thread (signals, progress).
+  "bxp-cli": ["src/engine/worker.ts", "src/cli/run_watch_worker.ts"],
   // The session worker, and the evaluation worker it starts for bxp_eval & co. The tool core, which the
   // session imports on first need, is a literal dynamic import that deno compile follows; it is named
   // here as well because every tool depends on it and no compile runs where the tests run.
@@ -50,8 +52,9 @@ export const COMPILE_TARGETS: readonly string[] = [
  *
  * @example
  * ```ts
- * resolveTargets(["host"], "x86_64-unknown-linux-gnu"); // ["x86_64-unknown-linux-gnu"]
- * resolveTargets(undefined, "x86_64-unknown-linux-gnu").length; // 6
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(resolveTargets(["host"], "x86_64-unknown-linux-gnu"), ["x86_64-unknown-linux-gnu"]);
+ * assert.equal(resolveTargets(undefined, "x86_64-unknown-linux-gnu").length, 6);
  * ```
  */
 export function resolveTargets(requested: readonly string[] | undefined, hostTarget: string): string[] {
@@ -74,7 +77,8 @@ export function resolveTargets(requested: readonly string[] | undefined, hostTar
  *
  * @example
  * ```ts
- * binaryName("bxp-cli", "windows"); // "bxp-cli.exe"
+ * import assert from "node:assert/strict";
+ * assert.equal(binaryName("bxp-cli", "windows"), "bxp-cli.exe");
  * ```
  */
 export function binaryName(entry: EntryPoint, os: string): string {
@@ -88,8 +92,8 @@ export function binaryName(entry: EntryPoint, os: string): string {
  *
  * @example
  * ```ts
- * runArgs('{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}', "bxp-cli", "/r/src/cli/main.ts");
- * // ["run", "--no-prompt", "--allow-read", "/r/src/cli/main.ts"]
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(runArgs('{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}', "bxp-cli", "/r/src/cli/main.ts"), ["run", "--no-prompt", "--allow-read", "/r/src/cli/main.ts"]);
  * ```
  */
 export function runArgs(denoJsonText: string, entry: EntryPoint, modulePath: string): string[] {
