@@ -113,6 +113,7 @@ export function metered<T>(limit: number, fn: () => T): { value: T; work: number
  *
  * @example
  * ```ts
+ * import { withinSpendLimit } from "./budget.ts";
  * import assert from "node:assert/strict";
  * assert.deepEqual(withinSpendLimit(1024, () => "ok"), { value: "ok", exceeded: false });
  * ```
@@ -139,6 +140,7 @@ export function withinSpendLimit<T>(limit: number, fn: () => T): { value: T; exc
  *
  * @example
  * ```ts
+ * import { spendLimitHit } from "./budget.ts";
  * import assert from "node:assert/strict";
  * assert.equal(spendLimitHit(), false);
  * ```

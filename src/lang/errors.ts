@@ -60,6 +60,7 @@ const StacklessError = function StacklessError() {} as unknown as ErrorConstruct
  *
  * @example
  * ```ts
+ * import { ExprError } from "./errors.ts";
  * import assert from "node:assert/strict";
  * const e = new ExprError("NotANumber", "'abc' is not a number", 0, 5);
  * assert.equal(e instanceof Error, true);

@@ -106,6 +106,7 @@ export function toNumber(v: Value): bigint {
  *
  * @example
  * ```ts
+ * import { numberFailure } from "./value.ts";
  * import assert from "node:assert/strict";
  * assert.equal(numberFailure("abc").error, "NotANumber");
  * assert.equal(numberFailure("1e300").error, "NumberOutOfRange");

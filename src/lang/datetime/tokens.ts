@@ -166,6 +166,7 @@ export function usesShortMonthName(fmt: string): boolean {
  *
  * @example
  * ```ts
+ * import { checkDateFormat } from "./tokens.ts";
  * import assert from "node:assert/strict";
  * assert.equal(checkDateFormat("YYYY-MM-DD[T]hh:mm:ss[*]"), null);
  * assert.deepEqual(checkDateFormat("YYYY-Q-DD"), { letter: "Q", offset: 5 });
