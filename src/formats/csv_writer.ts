@@ -20,9 +20,10 @@
  * @example
  * ```ts
  * import { formatCsvValue } from "./csv_writer.ts";
+ * import assert from "node:assert/strict";
  * const out = { delimiter: ",", quote: "double", encoding: "utf-8", decimalSeparator: "," } as const;
- * formatCsvValue("12.5", out); // "\"12,5\""  (the new separator is the delimiter, so it is quoted)
- * formatCsvValue("a\"b", out); // "\"a\"\"b\""
+ * assert.equal(formatCsvValue("12.5", out), "\"12,5\""); // the new separator is the delimiter, so it is quoted
+ * assert.equal(formatCsvValue("a\"b", out), "\"a\"\"b\"");
  * ```
  * @module
  */
@@ -522,12 +523,17 @@ export class CsvWriter {
    *
    * @example
    * ```ts
+   * import { CsvWriter } from "./csv_writer.ts";
+   * import assert from "node:assert/strict";
    * const out: Uint8Array[] = [];
    * const dialect = { delimiter: ",", quote: "none", encoding: "utf-8", decimalSeparator: "." } as const;
    * const w = new CsvWriter(dialect, (c) => out.push(c));
    * w.writeRow(["a"]);
    * w.flush();
    * w.reuse(out[0]); // the next row is written where "a\n" was
+   * w.writeRow(["b"]);
+   * w.flush();
+   * assert.equal(new TextDecoder().decode(out[1]), "b\n");
    * ```
    */
   reuse(chunk: Uint8Array): void {

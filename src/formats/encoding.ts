@@ -8,7 +8,8 @@
  * @example
  * ```ts
  * import { decodeBytes, encodeString } from "./encoding.ts";
- * decodeBytes(new Uint8Array([0x50, 0xf8]), "windows-1250"); // "Př"
+ * import assert from "node:assert/strict";
+ * assert.equal(decodeBytes(new Uint8Array([0x50, 0xf8]), "windows-1250"), "Př");
  * encodeString("Př€", "iso-8859-2"); // Uint8Array [0x50, 0xf8, 0x3f]
  * ```
  * @module

@@ -14,8 +14,11 @@
  * @example
  * ```ts
  * import { readJsonArray } from "./json_input.ts";
+ * import assert from "node:assert/strict";
  * const { columns, records } = readJsonArray(new TextEncoder().encode('[{"a":1},{"b":2.50,"a":null}]'));
- * // columns: ["a","b"]; records[1].fields: ["", "2.5"]; records[1].offset: 10
+ * assert.deepEqual(columns, ["a", "b"]);
+ * assert.deepEqual(records[1].fields, ["", "2.5"]);
+ * assert.equal(records[1].offset, 9); // where its "{" is
  * ```
  * @module
  */

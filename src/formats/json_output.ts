@@ -16,7 +16,8 @@
  * @example
  * ```ts
  * import { jsonObjectText } from "./json_output.ts";
- * jsonObjectText(["id", "note"], ["1", "a\"b"]); // '{"id":"1","note":"a\\"b"}'
+ * import assert from "node:assert/strict";
+ * assert.equal(jsonObjectText(["id", "note"], ["1", "a\"b"]), '{"id":"1","note":"a\\"b"}');
  * ```
  * @module
  */
@@ -84,12 +85,13 @@ const LONG_COPY = 64;
  * @example
  * ```ts
  * import { JsonRowEncoder } from "./json_output.ts";
+ * import assert from "node:assert/strict";
  * const chunks: Uint8Array[] = [];
  * const rows = new JsonRowEncoder(["id", "note"], (c) => chunks.push(c));
  * rows.writeRow(["1", 'say "hi"']);
  * rows.writeRow(["2"]);
  * rows.flush();
- * new TextDecoder().decode(chunks[0]); // '{"id":"1","note":"say \\"hi\\""},\n{"id":"2","note":""}'
+ * assert.equal(new TextDecoder().decode(chunks[0]), '{"id":"1","note":"say \\"hi\\""},\n{"id":"2","note":""}');
  * ```
  */
 export class JsonRowEncoder {

@@ -11,8 +11,9 @@
  * @example
  * ```ts
  * import { jsonNumberText, xlsxNumberText } from "./number_text.ts";
- * jsonNumberText("1e3"); // "1000"
- * xlsxNumberText("1.0000"); // "1"
+ * import assert from "node:assert/strict";
+ * assert.equal(jsonNumberText("1e3"), "1000");
+ * assert.equal(xlsxNumberText("1.0000"), "1");
  * ```
  * @module
  */

@@ -28,8 +28,10 @@
  * styles; shared strings are streamed into their table), and the sheet itself as a stream
  * ({@link SheetCsv}: inflated chunks in, CSV rows out), so a large sheet is never whole in memory.
  *
+ * Not run as a test: it needs a workbook's bytes (tests/formats/ builds real ones).
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * import { extractSheetCsv } from "./xlsx.ts";
  * declare const workbookBytes: Uint8Array;
  * const sheet = await extractSheetCsv(workbookBytes, { name: "CASH OPERATION", headerRow: 11 });

@@ -24,9 +24,9 @@
  * ```ts
  * import { zipSync } from "fflate";
  * import { unzipMembers } from "./zip.ts";
+ * import assert from "node:assert/strict";
  * const zip = zipSync({ "CSV/a.csv": new TextEncoder().encode("x\n") });
- * await unzipMembers(zip, { entryPattern: ".csv", dirMode: "basename", pathSeparator: "_" });
- * // [{ entryName: "CSV/a.csv", outputName: "a.csv", bytes: Uint8Array [120, 10] }]
+ * assert.deepEqual(await unzipMembers(zip, { entryPattern: ".csv", dirMode: "basename", pathSeparator: "_" }), [{ entryName: "CSV/a.csv", outputName: "a.csv", bytes: new Uint8Array([120, 10]) }]);
  * ```
  * @module
  */
@@ -112,8 +112,9 @@ function basename(path: string): string {
  * @example
  * ```ts
  * import { climbingPath } from "./zip.ts";
- * climbingPath("a\\..\\b.csv"); // true
- * climbingPath("a_b.csv"); // false
+ * import assert from "node:assert/strict";
+ * assert.equal(climbingPath("a\\..\\b.csv"), true);
+ * assert.equal(climbingPath("a_b.csv"), false);
  * ```
  */
 export function climbingPath(path: string): boolean {

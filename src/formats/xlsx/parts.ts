@@ -5,7 +5,8 @@
  * @example
  * ```ts
  * import { parseDateStyles } from "./parts.ts";
- * parseDateStyles('<cellXfs><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs>'); // Set {1}
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(parseDateStyles('<cellXfs><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs>'), new Set([1]));
  * ```
  * @module
  */

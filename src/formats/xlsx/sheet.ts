@@ -7,9 +7,11 @@
  * @example
  * ```ts
  * import { SheetCsv } from "./sheet.ts";
+ * import assert from "node:assert/strict";
  * const sheet = new SheetCsv({ headerRow: 1, shared: [], dateStyles: new Set(), part: "xl/worksheets/sheet1.xml" });
  * let csv = sheet.push(new TextEncoder().encode('<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row>'));
- * csv += sheet.finish(); // "x\n"
+ * csv += sheet.finish();
+ * assert.equal(csv, "x\n");
  * ```
  * @module
  */

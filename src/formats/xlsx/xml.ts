@@ -199,7 +199,10 @@ export class XmlScanner {
  * @example
  * ```ts
  * import { scanXml } from "./xml.ts";
- * scanXml("<a x='1'/>", { open: (n, a, s) => console.log(n, a, s), close() {}, text() {} }); // a x='1' true
+ * import assert from "node:assert/strict";
+ * const opened: unknown[] = [];
+ * scanXml("<a x='1'/>", { open: (n, a, s) => opened.push([n, a, s]), close() {}, text() {} });
+ * assert.deepEqual(opened, [["a", "x='1'", true]]);
  * ```
  */
 export function scanXml(src: string, handler: XmlHandler): void {
@@ -273,11 +276,12 @@ function nextAttribute(src: string, pos: number, end: number, at: Int32Array): n
  * @example
  * ```ts
  * import { attrBounds } from "./xml.ts";
+ * import assert from "node:assert/strict";
  * const src = '<c r="B2" x:t="s">';
  * const out = new Int32Array(4);
  * attrBounds(src, 3, 17, ["t", "r"], out);
- * src.slice(out[0], out[1]); // "s"
- * src.slice(out[2], out[3]); // "B2"
+ * assert.equal(src.slice(out[0], out[1]), "s");
+ * assert.equal(src.slice(out[2], out[3]), "B2");
  * ```
  */
 export function attrBounds(
@@ -317,10 +321,11 @@ export function attrBounds(
  * @example
  * ```ts
  * import { oneCharAttrBounds } from "./xml.ts";
+ * import assert from "node:assert/strict";
  * const src = '<c r="B2" x:t="s">';
  * const out = new Int32Array(4);
  * oneCharAttrBounds(src, 3, 17, ["t", "r"], out);
- * src.slice(out[0], out[1]); // "s"
+ * assert.equal(src.slice(out[0], out[1]), "s");
  * ```
  */
 export function oneCharAttrBounds(

@@ -189,7 +189,8 @@ export async function memberDataOffset(reader: RangeReader, entry: ZipEntry): Pr
  * ```ts
  * import { bytesReader } from "./archive.ts";
  * const r = bytesReader(new Uint8Array([1, 2, 3]));
- * await r.read(1, 5); // Uint8Array [2, 3]
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(await r.read(1, 5), new Uint8Array([2, 3])); // cut at the end
  * ```
  */
 export function bytesReader(bytes: Uint8Array): RangeReader {

@@ -5,7 +5,8 @@
  * @example
  * ```ts
  * import { crc32 } from "./crc32.ts";
- * crc32(new TextEncoder().encode("123456789")); // 0xcbf43926
+ * import assert from "node:assert/strict";
+ * assert.equal(crc32(new TextEncoder().encode("123456789")), 0xcbf43926);
  * ```
  * @module
  */
@@ -33,8 +34,9 @@ const TABLES: Uint32Array[] = (() => {
  * @example
  * ```ts
  * import { crc32 } from "./crc32.ts";
+ * import assert from "node:assert/strict";
  * const whole = crc32(new Uint8Array([1, 2, 3]));
- * crc32(new Uint8Array([3]), crc32(new Uint8Array([1, 2]))) === whole; // true
+ * assert.equal(crc32(new Uint8Array([3]), crc32(new Uint8Array([1, 2]))) === whole, true);
  * ```
  */
 export function crc32(bytes: Uint8Array, crc = 0): number {

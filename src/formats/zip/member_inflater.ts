@@ -10,7 +10,9 @@
  * import { MemberInflater } from "./member_inflater.ts";
  * const data = new TextEncoder().encode("a,b\n1,2\n");
  * const inflater = await MemberInflater.open({ method: 8, size: data.length, crc32: crc32(data), name: "x.csv" });
- * const pieces = inflater.push(deflateSync(data), true); // [Uint8Array(8)]
+ * import assert from "node:assert/strict";
+ * const pieces = inflater.push(deflateSync(data), true);
+ * assert.deepEqual(pieces, [data]);
  * ```
  * @module
  */
