@@ -21,13 +21,15 @@
  * @example
  * ```ts
  * import { BxtbWriter, readBxtb } from "./bxtb.ts";
+ * import { concatBytes } from "../util/bytes.ts";
+ * import assert from "node:assert/strict";
  * const chunks: Uint8Array[] = [];
  * const w = new BxtbWriter((c) => chunks.push(c));
  * w.outputRow(120, 1, 0, "BUY");
  * w.done(0);
  * w.flush();
- * readBxtb(new Uint8Array(await new Blob(chunks).arrayBuffer()));
- * // [{ type: "output_row", chunkId: 0, sourceLocator: 120, outputIdx: 1, ruleIdx: 0, action: "BUY" }, ...]
+ * const frames = readBxtb(concatBytes(chunks));
+ * assert.deepEqual(frames[0], { type: "output_row", chunkId: 0, sourceLocator: 120, outputIdx: 1, ruleIdx: 0, action: "BUY" });
  * ```
  * @module
  */

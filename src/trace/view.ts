@@ -4,8 +4,8 @@
  * @example
  * ```ts
  * import { formatFrame } from "./view.ts";
- * formatFrame({ type: "output_row", chunkId: 0, sourceLocator: 1234, outputIdx: 3, ruleIdx: 0, action: "BUY" });
- * // "output_row    @1234  #3 rule=0 BUY"
+ * import assert from "node:assert/strict";
+ * assert.equal(formatFrame({ type: "output_row", chunkId: 0, sourceLocator: 1234, outputIdx: 3, ruleIdx: 0, action: "BUY" }), "output_row    @1234  #3 rule=0 BUY");
  * ```
  * @module
  */
