@@ -30,9 +30,11 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
  * @example
  * ```ts
  * import { GrowableBytes } from "./bytes.ts";
+ * import assert from "node:assert/strict";
  * const b = new GrowableBytes(4);
  * b.append(new Uint8Array([1, 2, 3, 4, 5]));
  * b.dropFront(2); // content is now [3, 4, 5]
+ * assert.deepEqual(b.data.subarray(0, b.length), new Uint8Array([3, 4, 5]));
  * ```
  */
 export class GrowableBytes {
@@ -73,11 +75,12 @@ export class GrowableBytes {
  * @example
  * ```ts
  * import { HandedOverBuffer } from "./bytes.ts";
+ * import assert from "node:assert/strict";
  * const handed = new HandedOverBuffer();
  * const buffer = new Uint8Array(1024);
  * handed.handOver(buffer, 1024);
  * handed.takeBack(buffer.subarray(0, 10), 1024); // the whole 1024-byte buffer again
- * handed.takeBack(buffer.subarray(0, 10), 1024); // null: already taken back
+ * assert.equal(handed.takeBack(buffer.subarray(0, 10), 1024), null); // already taken back
  * ```
  */
 export class HandedOverBuffer {

@@ -7,10 +7,11 @@
  * @example
  * ```ts
  * import { CharFinder } from "./char_finder.ts";
+ * import assert from "node:assert/strict";
  * const finder = new CharFinder(["\r", '"']);
  * const text = 'ab,cd,"e"';
- * finder.noneIn(text, 0, 5); // true
- * finder.noneIn(text, 6, 9); // false: a quote
+ * assert.equal(finder.noneIn(text, 0, 5), true);
+ * assert.equal(finder.noneIn(text, 6, 9), false); // a quote
  * ```
  * @module
  */

@@ -7,7 +7,8 @@
  * @example
  * ```ts
  * import { join, resolve } from "./host_path.ts";
- * resolve(join("data", "in.csv")); // an absolute path under the working directory
+ * import assert from "node:assert/strict";
+ * assert.equal(resolve(join("data", "in.csv")), resolve(Deno.cwd(), "data", "in.csv")); // under the working directory
  * ```
  * @module
  */

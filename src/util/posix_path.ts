@@ -7,11 +7,12 @@
  * @example
  * ```ts
  * import { dirname, join, relativeFrom, resolveFrom } from "./posix_path.ts";
+ * import assert from "node:assert/strict";
  * const cwd = () => "/work";
- * join("data", "../out/", "x.csv"); // "out/x.csv"
- * resolveFrom(cwd, "data", "..", "x"); // "/work/x"
- * relativeFrom(cwd, "a/b", "/work/c"); // "../../c"
- * dirname("/work/a/b/"); // "/work/a"
+ * assert.equal(join("data", "../out/", "x.csv"), "out/x.csv");
+ * assert.equal(resolveFrom(cwd, "data", "..", "x"), "/work/x");
+ * assert.equal(relativeFrom(cwd, "a/b", "/work/c"), "../../c");
+ * assert.equal(dirname("/work/a/b/"), "/work/a");
  * ```
  * @module
  */

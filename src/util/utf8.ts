@@ -4,7 +4,8 @@
  * @example
  * ```ts
  * import { utf8Length } from "./utf8.ts";
- * utf8Length("aé€😀"); // 10
+ * import assert from "node:assert/strict";
+ * assert.equal(utf8Length("aé€😀"), 10);
  * ```
  * @module
  */
@@ -15,7 +16,9 @@
  *
  * @example
  * ```ts
- * utf8Length("\ud800"); // 3
+ * import { utf8Length } from "./utf8.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(utf8Length("\ud800"), 3);
  * ```
  */
 export function utf8Length(text: string): number {
@@ -40,9 +43,11 @@ export function utf8Length(text: string): number {
  *
  * @example
  * ```ts
- * utf8UnitBytes("😀", 0); // 4
- * utf8UnitBytes("😀", 1); // 0
- * utf8UnitBytes("\udc00", 0); // 3
+ * import { utf8UnitBytes } from "./utf8.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(utf8UnitBytes("😀", 0), 4);
+ * assert.equal(utf8UnitBytes("😀", 1), 0);
+ * assert.equal(utf8UnitBytes("\udc00", 0), 3);
  * ```
  */
 export function utf8UnitBytes(text: string, i: number): number {
