@@ -4,7 +4,10 @@
  * @example
  * ```ts
  * import { annotateConfig } from "./annotate.ts";
- * const { json, exitCode } = annotateConfig(text, "<config>");
+ * import assert from "node:assert/strict";
+ * const { json, exitCode } = annotateConfig("{}", "<config>");
+ * assert.equal(exitCode, 1);
+ * assert.match(json, /no conversion_templates defined/);
  * ```
  * @module
  */

@@ -8,8 +8,9 @@
  * @example
  * ```ts
  * import { docsAnswer, docsJson } from "./docs.ts";
- * JSON.parse(docsJson()).config_schema[0].key; // "maps"
- * JSON.parse(docsAnswer({ name: "upper" }).text!).functions[0].name; // "UPPER"
+ * import assert from "node:assert/strict";
+ * assert.equal(JSON.parse(docsJson()).config_schema[0].key, "maps");
+ * assert.equal(JSON.parse(docsAnswer({ name: "upper" }).text!).functions[0].name, "UPPER");
  * ```
  * @module
  */
@@ -92,8 +93,10 @@ const NAMED_SECTIONS: readonly DocsSection[] = ["functions", "config_schema"];
  *
  * @example
  * ```ts
- * JSON.parse(docsAnswer({ name: "upper" }).text!).functions[0].name; // "UPPER"
- * docsAnswer({ name: "UPPR" }).error; // "no function or config key named 'UPPR' (did you mean 'UPPER'?) ..."
+ * import { docsAnswer } from "./docs.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(JSON.parse(docsAnswer({ name: "upper" }).text!).functions[0].name, "UPPER");
+ * assert.match(docsAnswer({ name: "UPPR" }).error!, /^no function or config key named 'UPPR' \(did you mean 'UPPER'\?\); names: IF, /);
  * ```
  */
 export function docsAnswer(filters: { section?: string; name?: string }): { text?: string; error?: string } {

@@ -5,8 +5,9 @@
  * @example
  * ```ts
  * import { evalExpr, validateExprJson } from "./eval.ts";
- * evalExpr("1 + 2"); // '{"ok":true,"value":"3"}'
- * validateExprJson("SPLIT_PART('a/b', '/', 0)"); // '{"ok":false,"error":"SplitPartBadIndex",...}'
+ * import assert from "node:assert/strict";
+ * assert.equal(evalExpr("1 + 2"), '{"ok":true,"value":"3"}');
+ * assert.equal(JSON.parse(validateExprJson("SPLIT_PART('a/b', '/', 0)")).error, "SplitPartBadIndex");
  * ```
  * @module
  */
@@ -150,8 +151,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
  *
  * @example
  * ```ts
+ * import { evalTables } from "./eval.ts";
+ * import assert from "node:assert/strict";
  * evalTables({ maps: { m: { BTC: "BTC-EUR" } } }); // { maps: Map { "m" => Map {...} }, lookups: null }
- * evalTables({ maps: [] }); // "maps must be a JSON object"
+ * assert.equal(evalTables({ maps: [] }), "maps must be a JSON object");
  * ```
  */
 export function evalTables(options: EvalOptions | null | undefined): EvalTables | string {

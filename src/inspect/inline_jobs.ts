@@ -28,8 +28,10 @@
  *
  * @example
  * ```ts
- * runInline({ kind: "eval", expr: "1 + 2", headers: null, fields: null })?.text; // '{"ok":true,"value":"3"}'
- * runInline({ kind: "eval", expr: "REGEX_MATCH('a', 'a')", headers: null, fields: null }); // null
+ * import { runInline } from "./inline_jobs.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(runInline({ kind: "eval", expr: "1 + 2", headers: null, fields: null })?.text, '{"ok":true,"value":"3"}');
+ * assert.equal(runInline({ kind: "eval", expr: "REGEX_MATCH('a', 'a')", headers: null, fields: null }), null);
  * ```
  *
  * @module
@@ -51,7 +53,9 @@ export const INLINE_SPEND_LIMIT = 256 * 1024;
  *
  * @example
  * ```ts
- * jobChars({ kind: "validate_expr", expr: "UPPER('x')" }, 100); // 10 (+ the kind's length)
+ * import { jobChars } from "./inline_jobs.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(jobChars({ kind: "validate_expr", expr: "UPPER('x')" }, 100), 33); // 13 + 10, and each key + 1
  * ```
  */
 export function jobChars(job: EvalJob, cap: number): number {

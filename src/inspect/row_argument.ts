@@ -5,7 +5,8 @@
  * @example
  * ```ts
  * import { rowArgument } from "./row_argument.ts";
- * rowArgument('["Date","Price"]', "headers"); // ["Date", "Price"]
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(rowArgument('["Date","Price"]', "headers"), ["Date", "Price"]);
  * ```
  * @module
  */
@@ -16,8 +17,10 @@
  *
  * @example
  * ```ts
- * rowArgument(["a"], "fields"); // ["a"]
- * rowArgument(undefined, "fields"); // null
+ * import { rowArgument } from "./row_argument.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(rowArgument(["a"], "fields"), ["a"]);
+ * assert.equal(rowArgument(undefined, "fields"), null);
  * ```
  */
 export function rowArgument(value: unknown, name: "headers" | "fields"): string[] | null {

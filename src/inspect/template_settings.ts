@@ -7,10 +7,11 @@
  *
  * @example
  * ```ts
- * import { templateSettings } from "./template_settings.ts";
+ * import { templateSettings, type TemplateSettings } from "./template_settings.ts";
+ * import assert from "node:assert/strict";
  * const config = '{conversion_templates: {bank: {csv_decimal_separator_in: ",", output_schema: {}}}}';
- * (templateSettings(config, "bank") as TemplateSettings).decimalSeparator; // ","
- * templateSettings(config, "card"); // "template 'card' not found in the config; its templates: bank"
+ * assert.equal((templateSettings(config, "bank") as TemplateSettings).decimalSeparator, ",");
+ * assert.equal(templateSettings(config, "card"), "template 'card' not found in the config; its templates: bank");
  * ```
  * @module
  */

@@ -6,8 +6,11 @@
  * @example
  * ```ts
  * import { listTemplates } from "./templates.ts";
- * listTemplates('{ conversion_templates: { a: { data_dir: "." } } }');
- * // {"templates":[{"id":"a","data_dir":".", ...}]} (two-space indented)
+ * import assert from "node:assert/strict";
+ * const text = listTemplates('{ conversion_templates: { a: { data_dir: "." } } }');
+ * assert.equal(JSON.parse(text).templates[0].id, "a");
+ * assert.equal(JSON.parse(text).templates[0].data_dir, ".");
+ * assert.match(text, /^\{\n  "templates": \[/); // two-space indented
  * ```
  * @module
  */
