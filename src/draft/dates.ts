@@ -9,8 +9,9 @@
  * @example
  * ```ts
  * import { inferDateFormat } from "./dates.ts";
- * inferDateFormat(["31.12.2024", "01.02.2025"]); // { format: "DD.MM.YYYY", kind: "date", ambiguous: null, offset: false }
- * inferDateFormat(["2012/4/5", "2012/10/15"])?.format; // "YYYY/M/D"
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(inferDateFormat(["31.12.2024", "01.02.2025"]), { format: "DD.MM.YYYY", kind: "date", ambiguous: null, offset: false });
+ * assert.equal(inferDateFormat(["5.4.2012", "15.10.2012"])?.format, "D.M.YYYY");
  * ```
  * @module
  */

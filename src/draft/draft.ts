@@ -8,9 +8,11 @@
  * @example
  * ```ts
  * import { draftConfig } from "./draft.ts";
+ * import assert from "node:assert/strict";
  * const d = draftConfig(new TextEncoder().encode("Date;Amount\n31.12.2024;1,5\n"), { sampleName: "bank.csv" });
- * d.templateId; // "bank"
- * d.text;       // "// Drafted from bank.csv ...\n{\n  conversion_templates: {\n    bank: { ..."
+ * assert.equal(d.templateId, "bank");
+ * assert.match(d.text, /^\/\/ Drafted by bxp-cli --init from bank\.csv\./);
+ * assert.match(d.text, /\$date: "DATE_CONVERT\(\[Date\], 'DD\.MM\.YYYY', 'YYYY-MM-DD'\)"/);
  * ```
  * @module
  */

@@ -4,8 +4,9 @@
  * @example
  * ```ts
  * import { numberShape } from "./numbers.ts";
- * numberShape("1 234,56"); // { integer: false, decimal: ",", thousands: " " }
- * numberShape("1,234");    // { integer: false, decimal: null, thousands: null } (ambiguous: 1234 or 1.234)
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(numberShape("1 234,56"), { integer: false, decimal: ",", thousands: " " });
+ * assert.deepEqual(numberShape("1,234"), { integer: false, decimal: null, thousands: null }); // ambiguous: 1234 or 1.234
  * ```
  * @module
  */

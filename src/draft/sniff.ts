@@ -7,9 +7,10 @@
  * @example
  * ```ts
  * import { sniffCsv } from "./sniff.ts";
+ * import assert from "node:assert/strict";
  * const r = sniffCsv(new TextEncoder().encode("Date;Amount\n31.12.2024;1,5\n"));
- * r.delimiter;        // ";"
- * r.decimalSeparator; // ","
+ * assert.equal(r.delimiter, ";");
+ * assert.equal(r.decimalSeparator, ",");
  * r.columns[0];       // { name: "Date", index: 0, kind: "date", format: "DD.MM.YYYY", ... }
  * ```
  * @module
