@@ -10,8 +10,9 @@
  * @example
  * ```ts
  * import { builtinLibrary, findTemplate } from "./mod.ts";
+ * import assert from "node:assert/strict";
  * const lib = builtinLibrary();
- * findTemplate(lib, "revolutx_to_wealthfolio")?.description; // "Revolut X (crypto) -> Wealthfolio"
+ * assert.equal(findTemplate(lib, "revolutx_to_wealthfolio")?.description, "Revolut X (crypto) -> Wealthfolio");
  * ```
  * @module
  */
