@@ -4,8 +4,11 @@
  * @example
  * ```ts
  * import { parseCliArgs } from "./args.ts";
- * parseCliArgs(["--template", "t1", "--data=./in"]);
- * // { kind: "run", options: { template: "t1", data: "./in", ... } }
+ * import assert from "node:assert/strict";
+ * const parsed = parseCliArgs(["--template", "t1", "--data=./in"]);
+ * assert.equal(parsed.kind, "run");
+ * assert.equal(parsed.kind === "run" && parsed.options.template, "t1");
+ * assert.equal(parsed.kind === "run" && parsed.options.data, "./in");
  * ```
  * @module
  */

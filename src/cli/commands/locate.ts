@@ -7,9 +7,10 @@
  * @example
  * ```ts
  * import { locate } from "./locate.ts";
+ * import assert from "node:assert/strict";
  * const text = '{\n  a: { b: "[X] +" }\n}';
- * locate(text, { severity: "error", code: "expr.SyntaxError", message: "", path: "a.b", off: 4, len: 1 });
- * // { line: 2, col: 14, width: 1 }
+ * const diagnostic = { severity: "error", code: "expr.SyntaxError", message: "", path: "a.b", off: 4, len: 1 } as const;
+ * assert.deepEqual(locate(text, diagnostic), { line: 2, col: 16, width: 1 }); // the "+" on line 2
  * ```
  * @module
  */
