@@ -57,8 +57,11 @@ export const NARROW_THE_REQUEST = "narrow the request: a smaller max_bytes where
  *
  * @example
  * ```ts
+ * import { createBxpServer } from "./bxp_server.ts";
+ * import { denoSimulateHost } from "./simulate/simulate.ts";
+ * import assert from "node:assert/strict";
  * const server = createBxpServer({ log: console.error, simulateHost: denoSimulateHost(console.error) });
- * server.toolNames[0]; // "bxp_validate"
+ * assert.equal(server.toolNames[0], "bxp_validate");
  * ```
  */
 export function createBxpServer(options: BxpServerOptions): McpServer {

@@ -44,10 +44,12 @@ export type McpCommand =
  *
  * @example
  * ```ts
- * parseMcpArgs([]); // { kind: "serve", root: null, allowWrite: false }
- * parseMcpArgs(["--root", "/srv/p", "--allow-write"]); // { kind: "serve", root: "/srv/p", allowWrite: true }
- * parseMcpArgs(["--version"]); // { kind: "version" }
- * parseMcpArgs(["--bogus"]); // { kind: "usage_error", message: "unknown argument '--bogus'" }
+ * import { parseMcpArgs } from "./cli_args.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(parseMcpArgs([]), { kind: "serve", root: null, allowWrite: false });
+ * assert.deepEqual(parseMcpArgs(["--root", "/srv/p", "--allow-write"]), { kind: "serve", root: "/srv/p", allowWrite: true });
+ * assert.deepEqual(parseMcpArgs(["--version"]), { kind: "version" });
+ * assert.deepEqual(parseMcpArgs(["--bogus"]), { kind: "usage_error", message: "unknown argument '--bogus'" });
  * ```
  */
 export function parseMcpArgs(args: readonly string[]): McpCommand {
@@ -169,8 +171,10 @@ const HTTP_VALUE_FLAGS = new Map([
  *
  * @example
  * ```ts
- * parseListen("8080"); // { hostname: "127.0.0.1", port: 8080 }
- * parseListen("[::1]:9000"); // { hostname: "::1", port: 9000 }
+ * import { parseListen } from "./cli_args.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(parseListen("8080"), { hostname: "127.0.0.1", port: 8080 });
+ * assert.deepEqual(parseListen("[::1]:9000"), { hostname: "::1", port: 9000 });
  * ```
  */
 export function parseListen(value: string): { hostname: string; port: number } | string {

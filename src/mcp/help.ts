@@ -23,7 +23,9 @@ import { AUTHORING_TOOLS } from "./tools/authoring_tools.ts";
  *
  * @example
  * ```ts
- * serverInstructions().includes("bxp_docs first"); // true
+ * import { serverInstructions } from "./help.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(serverInstructions().includes("bxp_docs first"), true);
  * ```
  */
 export function serverInstructions(tools: readonly BxpTool[] = BXP_TOOLS): string {
@@ -79,7 +81,9 @@ export const SERVER_INSTRUCTIONS: string = serverInstructions();
  *
  * @example
  * ```ts
- * helpText().includes("bxp_simulate"); // true
+ * import { helpText } from "./help.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(helpText().includes("bxp_simulate"), true);
  * ```
  */
 export function helpText(tools: readonly BxpTool[] = BXP_TOOLS): string {

@@ -18,7 +18,9 @@ export const SERVER_TITLE = "bxp: CSV conversion tools";
  *
  * @example
  * ```ts
- * versionText().startsWith("bxp-mcp "); // true
+ * import { versionText } from "./identity.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(versionText().startsWith("bxp-mcp "), true);
  * ```
  */
 export function versionText(): string {

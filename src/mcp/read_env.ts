@@ -12,7 +12,9 @@
  *
  * @example
  * ```ts
- * readEnvQuietly("TMPDIR"); // "/tmp" when set; undefined when unset or not granted
+ * import { readEnvQuietly } from "./read_env.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(readEnvQuietly("TMPDIR"), Deno.env.get("TMPDIR")); // undefined when unset or not granted
  * ```
  */
 export function readEnvQuietly(name: string): string | undefined {

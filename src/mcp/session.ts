@@ -49,8 +49,10 @@ export interface SessionOptions {
  *
  * @example
  * ```ts
- * atomicStdoutBytes("linux"); // 4096
- * atomicStdoutBytes("windows"); // undefined
+ * import { atomicStdoutBytes } from "./session.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(atomicStdoutBytes("linux"), 4096);
+ * assert.equal(atomicStdoutBytes("windows"), undefined);
  * ```
  */
 export function atomicStdoutBytes(os: string): number | undefined {

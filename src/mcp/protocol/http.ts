@@ -156,8 +156,10 @@ const encoder = new TextEncoder();
 /**
  * The Streamable HTTP handler. Pass `handle` to an HTTP server bound to the address the options describe.
  *
+ * Not run as a test: it serves HTTP on a real port.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const http = createHttpHandler({ createSession: () => newServer(), loopback: true, token: null });
  * Deno.serve({ hostname: "127.0.0.1", port: 8080 }, (request) => http.handle(request));
  * ```
@@ -696,8 +698,10 @@ function parseFailed(json: string): boolean {
  *
  * @example
  * ```ts
- * isLoopbackHost("127.0.0.1:8080"); // true
- * isLoopbackHost("evil.example.com"); // false
+ * import { isLoopbackHost } from "./http.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isLoopbackHost("127.0.0.1:8080"), true);
+ * assert.equal(isLoopbackHost("evil.example.com"), false);
  * ```
  */
 export function isLoopbackHost(host: string | null): boolean {
@@ -741,7 +745,10 @@ function bearerToken(header: string | null): string | null {
  *
  * @example
  * ```ts
- * constantTimeEqual("s3cret-token", "s3cret-token"); // true
+ * import { constantTimeEqual } from "./http.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(constantTimeEqual("s3cret-token", "s3cret-token"), true);
+ * assert.equal(constantTimeEqual("s3cret-token", "s3cret-tokem"), false);
  * ```
  */
 export function constantTimeEqual(given: string, expected: string): boolean {

@@ -109,8 +109,10 @@ export function checkModernRequest(
  *
  * @example
  * ```ts
- * decodeHeaderValue("=?base64?SGVsbG8sIOS4lueVjA==?="); // "Hello, 世界"
- * decodeHeaderValue("bxp_eval"); // "bxp_eval"
+ * import { decodeHeaderValue } from "./http_modern.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(decodeHeaderValue("=?base64?SGVsbG8sIOS4lueVjA==?="), "Hello, 世界");
+ * assert.equal(decodeHeaderValue("bxp_eval"), "bxp_eval");
  * ```
  */
 export function decodeHeaderValue(value: string): string | null {

@@ -42,8 +42,10 @@ const jsonWithSource = JSON as unknown as {
  *
  * @example
  * ```ts
- * exceedsJsonDepth("[[[]]]", 2); // true
- * exceedsJsonDepth('{"a":"[[[["}', 1); // false: brackets inside strings do not count
+ * import { exceedsJsonDepth } from "./json_input.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(exceedsJsonDepth("[[[]]]", 2), true);
+ * assert.equal(exceedsJsonDepth('{"a":"[[[["}', 1), false); // brackets inside strings do not count
  * ```
  */
 export function exceedsJsonDepth(text: string, maxDepth: number): boolean {
@@ -98,8 +100,10 @@ function isEscaped(text: string, quoteAt: number): boolean {
  *
  * @example
  * ```ts
- * readTopLevelId('{"jsonrpc":"2.0","id":7,"params":[[[[]]]]}'); // { value: 7, source: "7" }
- * readTopLevelId('{"params":{"id":7}}'); // null: not at the top level
+ * import { readTopLevelId } from "./json_input.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(readTopLevelId('{"jsonrpc":"2.0","id":7,"params":[[[[]]]]}'), { value: 7, source: "7" });
+ * assert.equal(readTopLevelId('{"params":{"id":7}}'), null); // not at the top level
  * ```
  */
 export function readTopLevelId(text: string): { value: string | number; source: string } | null {
@@ -174,8 +178,11 @@ function skipSpace(text: string, at: number): number {
  *
  * @example
  * ```ts
+ * import { parseJsonMessage } from "./json_input.ts";
+ * import assert from "node:assert/strict";
  * const parsed = parseJsonMessage('{"id":1,"__proto__":{"x":1}}');
- * if (parsed.ok) Object.keys(parsed.value as object); // ["id"]
+ * assert.ok(parsed.ok);
+ * assert.deepEqual(Object.keys(parsed.value as object), ["id"]);
  * ```
  */
 export function parseJsonMessage(text: string, maxDepth: number = MAX_JSON_DEPTH): ParsedJson {
@@ -280,7 +287,9 @@ function trackedNumbersPrint(text: string, key: string): boolean {
  *
  * @example
  * ```ts
- * JSON.stringify(parseJsonFaithfully('{"v":1.50}')); // '{"v":1.50}'
+ * import { parseJsonFaithfully } from "./json_input.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(JSON.stringify(parseJsonFaithfully('{"v":1.50}')), '{"v":1.50}');
  * ```
  */
 export function parseJsonFaithfully(text: string, maxDepth: number = MAX_JSON_DEPTH * 4): unknown {

@@ -39,8 +39,10 @@ export interface WireId {
  *
  * @example
  * ```ts
- * toWireId(7)?.key; // "n:7"
- * toWireId({ a: 1 }); // null
+ * import { toWireId } from "./jsonrpc.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(toWireId(7)?.key, "n:7");
+ * assert.equal(toWireId({ a: 1 }), null);
  * ```
  */
 export function toWireId(value: unknown, rawSource?: string): WireId | null {
@@ -65,8 +67,9 @@ export type ErrorData = Record<string, unknown>;
  *
  * @example
  * ```ts
- * errorResponse(null, ErrorCode.parseError, "Parse error");
- * // '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
+ * import { ErrorCode, errorResponse } from "./jsonrpc.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(errorResponse(null, ErrorCode.parseError, "Parse error"), '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
  * ```
  */
 export function errorResponse(id: WireId | null, code: number, message: string, data?: ErrorData): string {
@@ -86,7 +89,9 @@ export function resultResponse(id: WireId, result: unknown): string {
  *
  * @example
  * ```ts
- * resultLine("7", '{"ok":true}'); // '{"jsonrpc":"2.0","id":7,"result":{"ok":true}}'
+ * import { resultLine } from "./jsonrpc.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(resultLine("7", '{"ok":true}'), '{"jsonrpc":"2.0","id":7,"result":{"ok":true}}');
  * ```
  */
 export function resultLine(idJson: string, resultJson: string): string {

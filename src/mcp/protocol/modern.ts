@@ -82,9 +82,14 @@ const LEGACY: EraVerdict = { era: "legacy" };
  *
  * @example
  * ```ts
- * readEra({ _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28",
- *   "io.modelcontextprotocol/clientCapabilities": {} } }).era; // "modern"
- * readEra({ name: "x" }).era; // "legacy"
+ * import { readEra } from "./modern.ts";
+ * import assert from "node:assert/strict";
+ * const _meta = {
+ *   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+ *   "io.modelcontextprotocol/clientCapabilities": {},
+ * };
+ * assert.equal(readEra({ _meta }).era, "modern");
+ * assert.equal(readEra({ name: "x" }).era, "legacy");
  * ```
  */
 export function readEra(params: unknown): EraVerdict {
@@ -224,8 +229,9 @@ export function modernResult(
  *
  * @example
  * ```ts
- * modernResultJson('{"content":[]}', '{"name":"s","version":"1"}');
- * // '{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}},"content":[]}'
+ * import { modernResultJson } from "./modern.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(modernResultJson('{"content":[]}', '{"name":"s","version":"1"}'), '{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}},"content":[]}');
  * ```
  */
 export function modernResultJson(json: string, serverInfoJson: string): string {

@@ -26,9 +26,11 @@ export const OUTPUT_SESSION = -1;
  *
  * @example
  * ```ts
+ * import { createOutputLock, tryLockOutput, unlockOutput } from "./output_lock.ts";
+ * import assert from "node:assert/strict";
  * const lock = createOutputLock();
- * tryLockOutput(lock, 7); // true
- * unlockOutput(lock, 7); // true
+ * assert.equal(tryLockOutput(lock, 7), true);
+ * assert.equal(unlockOutput(lock, 7), true);
  * ```
  */
 export function createOutputLock(): Int32Array {
@@ -40,9 +42,11 @@ export function createOutputLock(): Int32Array {
  *
  * @example
  * ```ts
+ * import { createOutputLock, OUTPUT_SESSION, tryLockOutput } from "./output_lock.ts";
+ * import assert from "node:assert/strict";
  * const lock = createOutputLock();
- * tryLockOutput(lock, OUTPUT_SESSION); // true
- * tryLockOutput(lock, 3); // false: the session holds it
+ * assert.equal(tryLockOutput(lock, OUTPUT_SESSION), true);
+ * assert.equal(tryLockOutput(lock, 3), false); // the session holds it
  * ```
  */
 export function tryLockOutput(lock: Int32Array, owner: number): boolean {
@@ -56,7 +60,10 @@ export function tryLockOutput(lock: Int32Array, owner: number): boolean {
  *
  * @example
  * ```ts
- * unlockOutput(lock, 7); // false unless owner 7 held it
+ * import { createOutputLock, unlockOutput } from "./output_lock.ts";
+ * import assert from "node:assert/strict";
+ * const lock = createOutputLock();
+ * assert.equal(unlockOutput(lock, 7), false); // owner 7 does not hold it
  * ```
  */
 export function unlockOutput(lock: Int32Array, owner: number): boolean {
@@ -78,13 +85,18 @@ const RECHECK_MS = 20;
  *
  * @example
  * ```ts
+ * import { createOutputLock, lockOutput, OUTPUT_SESSION, unlockOutput } from "./output_lock.ts";
+ * import assert from "node:assert/strict";
+ * const lock = createOutputLock();
+ * const written: string[] = [];
  * if (await lockOutput(lock, OUTPUT_SESSION)) {
  *   try {
- *     await writeTheLine();
+ *     written.push("the line");
  *   } finally {
  *     unlockOutput(lock, OUTPUT_SESSION);
  *   }
  * }
+ * assert.deepEqual(written, ["the line"]);
  * ```
  */
 export async function lockOutput(lock: Int32Array, owner: number, signal?: AbortSignal): Promise<boolean> {

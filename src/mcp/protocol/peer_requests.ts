@@ -41,8 +41,10 @@ interface Pending {
  * Tracks the requests in flight to the client. Ids are strings of our own (`srv-1`, `srv-2`, ...) so they
  * can never collide with ids the client uses for its requests to us.
  *
+ * Not run as a test: it needs a client that answers the request.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const peer = new PeerRequests();
  * const answer = peer.start("roots/list", 5_000, (json) => writeLine(json));
  * // ... when the client's response line arrives:

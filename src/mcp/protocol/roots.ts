@@ -37,8 +37,10 @@ const MAX_ROOT_URI_CHARS = 4096;
  * Follows the client's roots for one server. {@link ClientRoots.current} waits (bounded) for the answer
  * that is on its way, so a tool call that arrives right after the handshake sees the roots.
  *
+ * Not run as a test: it needs a connected client that answers roots/list.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const roots = new ClientRoots(server);
  * const state = await roots.current(); // { kind: "roots", roots: [{ uri: "file:///home/me/p" }] }
  * ```

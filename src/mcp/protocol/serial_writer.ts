@@ -23,8 +23,10 @@ interface DrainWaiter {
  * Owns the output stream's writer for the whole session. Writes are fire-and-forget for callers; a
  * failed stream is reported once to `log` and later messages are dropped (the peer is gone).
  *
+ * Not run as a test: it writes to the session's real output stream.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const out = new SerialWriter(stream, console.error);
  * out.writeLine('{"jsonrpc":"2.0","id":1,"result":{}}');
  * await out.flush();

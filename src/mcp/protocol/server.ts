@@ -235,6 +235,8 @@ const TASK_ENVELOPE_BYTES = 1024;
  *
  * @example
  * ```ts
+ * import { McpServer } from "./server.ts";
+ * import assert from "node:assert/strict";
  * const server = new McpServer({ name: "demo", version: "1.0.0" });
  * server.addTool({
  *   name: "echo",
@@ -243,7 +245,9 @@ const TASK_ENVELOPE_BYTES = 1024;
  *   allowStructured: false,
  *   handler: (args, call) => typeof args?.text === "string" ? { text: args.text } : call.fail("missing 'text'"),
  * });
- * await server.handleLine('{"jsonrpc":"2.0","id":1,"method":"ping"}', (json) => console.error(json));
+ * const answers: string[] = [];
+ * await server.handleLine('{"jsonrpc":"2.0","id":1,"method":"ping"}', (json) => answers.push(json));
+ * assert.deepEqual(answers.map((json) => JSON.parse(json)), [{ jsonrpc: "2.0", id: 1, result: {} }]);
  * ```
  */
 export class McpServer {
@@ -343,8 +347,10 @@ export class McpServer {
    * error response, when the client does not answer within `timeoutMs`, without an output, or once the
    * session is closed. Only ask for what the client advertised in its capabilities.
    *
+   * Not run as a test: it needs a connected client that answers.
+   *
    * @example
-   * ```ts
+   * ```ts ignore
    * const result = await server.request("roots/list", undefined, 5_000);
    * ```
    */

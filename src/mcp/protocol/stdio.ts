@@ -138,8 +138,10 @@ export interface StdioOptions {
  * `maxConcurrent` messages (or `maxInFlightBytes` of them) are being handled, no further line is taken
  * from the input.
  *
+ * Not run as a test: it serves the process's real stdin and stdout.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * await serveStdio({ server, stdin: Deno.stdin.readable, stdout: Deno.stdout.writable, log: console.error });
  * ```
  */

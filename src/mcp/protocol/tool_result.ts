@@ -61,8 +61,10 @@ export interface CallToolResult {
  *
  * @example
  * ```ts
- * singleJsonObject('{"ok":true}\n'); // { ok: true }
- * singleJsonObject('{"a":1}\n{"b":2}'); // undefined
+ * import { singleJsonObject } from "./tool_result.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(singleJsonObject('{"ok":true}\n'), { ok: true });
+ * assert.equal(singleJsonObject('{"a":1}\n{"b":2}'), undefined);
  * ```
  */
 export function singleJsonObject(text: string): unknown {
@@ -77,8 +79,10 @@ export function singleJsonObject(text: string): unknown {
  *
  * @example
  * ```ts
- * structuredJson('{"ok":true}'); // '{"ok":true}'
- * structuredJson('{ "ok": 1.50 }'); // '{"ok":1.50}'
+ * import { structuredJson } from "./tool_result.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(structuredJson('{"ok":true}'), '{"ok":true}');
+ * assert.equal(structuredJson('{ "ok": 1.50 }'), '{"ok":1.50}');
  * ```
  */
 export function structuredJson(text: string): string | undefined {
@@ -113,8 +117,9 @@ const FAITHFUL_MAX_DEPTH = MAX_JSON_DEPTH * 4;
  *
  * @example
  * ```ts
- * toCallToolResult({ text: '{"ok":true}' }, true);
- * // { content: [{ type: "text", text: '{"ok":true}' }], structuredContent: { ok: true }, isError: false }
+ * import { toCallToolResult } from "./tool_result.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(toCallToolResult({ text: '{"ok":true}' }, true), { content: [{ type: "text", text: '{"ok":true}' }], structuredContent: { ok: true }, isError: false });
  * ```
  */
 export function toCallToolResult(result: ToolResult, allowStructured: boolean): CallToolResult {
@@ -133,7 +138,9 @@ export function toCallToolResult(result: ToolResult, allowStructured: boolean): 
  *
  * @example
  * ```ts
- * toolFailure("missing 'expr'"); // { text: "error: missing 'expr'", isError: true }
+ * import { toolFailure } from "./tool_result.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(toolFailure("missing 'expr'"), { text: "error: missing 'expr'", isError: true });
  * ```
  */
 export function toolFailure(message: string): ToolResult {

@@ -28,9 +28,11 @@ export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
  *
  * @example
  * ```ts
- * negotiateProtocolVersion("2025-06-18"); // "2025-06-18"
- * negotiateProtocolVersion("1999-01-01"); // "2025-11-25"
- * negotiateProtocolVersion(undefined); // "2025-11-25"
+ * import { negotiateProtocolVersion } from "./versions.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(negotiateProtocolVersion("2025-06-18"), "2025-06-18");
+ * assert.equal(negotiateProtocolVersion("1999-01-01"), "2025-11-25");
+ * assert.equal(negotiateProtocolVersion(undefined), "2025-11-25");
  * ```
  */
 export function negotiateProtocolVersion(requested: unknown): string {

@@ -21,8 +21,10 @@
  * step names a path that could be redirected. The process needs `--allow-ffi` for the C library's path
  * only (see deno.json's bxp-mcp task); {@link libcPath} finds that path.
  *
+ * Not run as a test: it opens real files through libc.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const fs = beneath();
  * if (fs !== null) {
  *   const root = fs.openRoot("/home/me/project");

@@ -9,9 +9,11 @@
  *
  * @example
  * ```ts
+ * import { loadNodeFs, nodeFs } from "./node_fs.ts";
+ * import assert from "node:assert/strict";
  * const fs = await loadNodeFs();
- * fs.constants.O_RDONLY; // 0
- * nodeFs() === fs; // true
+ * assert.equal(fs.constants.O_RDONLY, 0);
+ * assert.equal(nodeFs() === fs, true);
  * ```
  * @module
  */

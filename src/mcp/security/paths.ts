@@ -20,8 +20,10 @@
  * process runs in between), which narrows the window without closing it. Files are opened with
  * O_NONBLOCK so a FIFO swapped in after the check cannot block the open; it is refused after fstat.
  *
+ * Not run as a test: it reads a real project folder.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const root = await ProjectRoot.open("/home/me/project");
  * const { text } = await root.readText("configs/bank.json5", { maxBytes: 1024 * 1024, what: "Config" });
  * await root.readText("../secret.json", { maxBytes: 1024, what: "Config" }); // throws PathGuardError
@@ -77,7 +79,9 @@ export class PathGuardError extends Error {
  *
  * @example
  * ```ts
- * displayPath("a\u0000b"); // "a\\u0000b"
+ * import { displayPath } from "./paths.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(displayPath("a\u0000b"), "a\\u0000b");
  * ```
  */
 export function displayPath(path: string): string {
@@ -100,8 +104,10 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)
  *
  * @example
  * ```ts
- * relativeParts("configs/./a.json"); // ["configs", "a.json"]
- * relativeParts("../a.json"); // throws: Path must stay inside the project root: ../a.json
+ * import { relativeParts } from "./paths.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(relativeParts("configs/./a.json"), ["configs", "a.json"]);
+ * assert.throws(() => relativeParts("../a.json"), /Path must stay inside the project root: \.\.\/a\.json/);
  * ```
  */
 export function relativeParts(path: string, os: string = "linux", roots: readonly string[] = []): string[] {
@@ -232,8 +238,10 @@ function validRelative(path: string, os: string): string | null {
  *
  * @example
  * ```ts
- * isInside("/srv/root", "/srv/root/a/b"); // true
- * isInside("/srv/root", "/srv/root-evil/a"); // false
+ * import { isInside } from "./paths.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isInside("/srv/root", "/srv/root/a/b"), true);
+ * assert.equal(isInside("/srv/root", "/srv/root-evil/a"), false);
  * ```
  */
 export function isInside(root: string, candidate: string): boolean {
@@ -270,7 +278,9 @@ const PROTECTED = new Set(PROTECTED_FOLDERS.map((name) => name.toLowerCase()));
  *
  * @example
  * ```ts
- * protectedFolderIn(["a", ".GIT", "hooks"]); // ".GIT"
+ * import { protectedFolderIn } from "./paths.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(protectedFolderIn(["a", ".GIT", "hooks"]), ".GIT");
  * ```
  */
 export function protectedFolderIn(folders: readonly string[]): string | null {

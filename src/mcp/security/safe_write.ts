@@ -23,8 +23,10 @@
  * documented in the README: a swap that fools both the check before a call and the synchronous check
  * after it is not detected.
  *
+ * Not run as a test: it writes into a real project folder.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const root = await ProjectRoot.open(".");
  * const target = await checkWriteTarget(root, "configs/new.json5", CONFIG_WRITE_RULES);
  * await writeChecked(target, new TextEncoder().encode("{}"), { overwrite: false, rules: CONFIG_WRITE_RULES });

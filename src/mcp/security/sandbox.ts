@@ -43,10 +43,18 @@ export interface SandboxPlan {
  *
  * @example
  * ```ts
- * workerPermissions({ scratchRoot: "/tmp/bxp-mcp-sim", root: "/p", allowWrite: false, cliProgram: "/opt/bxp-cli" },
- *   "/lib/x86_64-linux-gnu/libc.so.6");
- * // { read: "inherit", env: "inherit", write: ["/tmp/bxp-mcp-sim"], run: ["/opt/bxp-cli"], net: false,
- * //   ffi: ["/lib/x86_64-linux-gnu/libc.so.6"], ... }
+ * import { workerPermissions } from "./sandbox.ts";
+ * import assert from "node:assert/strict";
+ * const permissions = workerPermissions(
+ *   { scratchRoot: "/tmp/bxp-mcp-sim", root: "/p", allowWrite: false, cliProgram: "/opt/bxp-cli" },
+ *   "/lib/x86_64-linux-gnu/libc.so.6",
+ * );
+ * assert.equal(permissions.read, "inherit");
+ * assert.equal(permissions.env, "inherit");
+ * assert.deepEqual(permissions.write, ["/tmp/bxp-mcp-sim"]);
+ * assert.deepEqual(permissions.run, ["/opt/bxp-cli"]);
+ * assert.equal(permissions.net, false);
+ * assert.deepEqual(permissions.ffi, ["/lib/x86_64-linux-gnu/libc.so.6"]);
  * ```
  */
 export function workerPermissions(
@@ -71,8 +79,10 @@ export function workerPermissions(
  *
  * @example
  * ```ts
- * cliProgramFor("/opt/bxp/bxp-mcp", "linux"); // "/opt/bxp/bxp-cli"
- * cliProgramFor("/usr/bin/deno", "linux"); // "/usr/bin/deno"
+ * import { cliProgramFor } from "./sandbox.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(cliProgramFor("/opt/bxp/bxp-mcp", "linux"), "/opt/bxp/bxp-cli");
+ * assert.equal(cliProgramFor("/usr/bin/deno", "linux"), "/usr/bin/deno");
  * ```
  */
 export function cliProgramFor(execPath: string, os: string): string {
@@ -123,7 +133,9 @@ export function startSandboxedWorker(module: URL, plan: SandboxPlan): Worker {
  *
  * @example
  * ```ts
- * netAddress("::1", 8080); // "[::1]:8080"
+ * import { netAddress } from "./sandbox.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(netAddress("::1", 8080), "[::1]:8080");
  * ```
  */
 export function netAddress(hostname: string, port: number): string {

@@ -21,8 +21,9 @@ export function isPlainNamePart(text: string): boolean {
  *
  * @example
  * ```ts
- * outputNameEscape('{conversion_templates:{t:{file_pattern_out:"/../../x"}}}', "t");
- * // { error: "file_pattern_out must be a plain filename suffix (no path separators or '..')", detail: "/../../x" }
+ * import { outputNameEscape } from "./staged_config.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(outputNameEscape('{conversion_templates:{t:{file_pattern_out:"/../../x"}}}', "t"), { error: "file_pattern_out must be a plain filename suffix (no path separators or '..')", detail: "/../../x" });
  * ```
  */
 export function outputNameEscape(config: string, template: string): { error: string; detail: string } | null {

@@ -8,8 +8,10 @@
  * and not a link; a folder that changed in between is reported as skipped, and nothing found in it is
  * kept.
  *
+ * Not run as a test: it walks a real project folder.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const root = await ProjectRoot.open(".");
  * const { files, truncated } = await walkTree(root, { accept: (p) => p.endsWith(".csv"), limit: 200 });
  * ```

@@ -68,8 +68,10 @@ export function denoCliHost(): CliHost {
  * executable; under `deno run` (the executable is `deno` itself) it runs the project's bxp-cli entry with
  * the permission flags of the `bxp-cli` task in deno.json, the one place those flags are kept.
  *
+ * Not run as a test: it looks for bxp-cli on the real file system.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const cli = await resolveBxpCli(denoCliHost());
  * // compiled: { program: "/opt/bxp/bxp-cli", prefixArgs: [] }
  * // deno run: { program: "/usr/bin/deno", prefixArgs: ["run", "--no-prompt", ..., "/repo/src/cli/main.ts"] }
@@ -103,8 +105,9 @@ export async function resolveBxpCli(host: CliHost): Promise<CliCommand> {
  *
  * @example
  * ```ts
- * childEnvironment((n) => ({ PATH: "/bin", TMPDIR: "/t", HOME: "/root" })[n], "linux");
- * // { PATH: "/bin", TMPDIR: "/t" }
+ * import { childEnvironment } from "./bxp_cli.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(childEnvironment((n) => ({ PATH: "/bin", TMPDIR: "/t", HOME: "/root" })[n], "linux"), { PATH: "/bin", TMPDIR: "/t" });
  * ```
  */
 export function childEnvironment(
@@ -128,8 +131,9 @@ export function childEnvironment(
  *
  * @example
  * ```ts
- * withHeapCap({ program: "/usr/bin/deno", prefixArgs: ["run", "main.ts"] }, 512).command.prefixArgs;
- * // ["run", "--v8-flags=--max-old-space-size=512", "main.ts"]
+ * import { withHeapCap } from "./bxp_cli.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(withHeapCap({ program: "/usr/bin/deno", prefixArgs: ["run", "main.ts"] }, 512).command.prefixArgs, ["run", "--v8-flags=--max-old-space-size=512", "main.ts"]);
  * ```
  */
 export function withHeapCap(

@@ -22,8 +22,10 @@ export interface Captured {
  * Drain `stream` to its end, keeping the first `cap` bytes and counting (not buffering) the rest, so the
  * writer never blocks on a full pipe.
  *
+ * Not run as a test: it reads a real child process's output.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const { bytes, dropped } = await readCapped(child.stdout, 1024);
  * ```
  */

@@ -14,9 +14,17 @@ interface Waiter {
  *
  * @example
  * ```ts
+ * import { Gate } from "./gate.ts";
+ * import assert from "node:assert/strict";
  * const gate = new Gate(2);
- * const release = await gate.acquire(signal);
- * try { await work(); } finally { release(); }
+ * const done: string[] = [];
+ * const release = await gate.acquire(AbortSignal.timeout(1000));
+ * try {
+ *   done.push("work");
+ * } finally {
+ *   release();
+ * }
+ * assert.deepEqual(done, ["work"]);
  * ```
  */
 export class Gate {

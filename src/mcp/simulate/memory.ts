@@ -9,8 +9,10 @@
  * {@link libcPath}). The only path it ever opens is `/proc/<integer pid>/status`, read-only. Elsewhere
  * (macOS, Windows), or without that permission, there is no probe and only the heap cap applies.
  *
+ * Not run as a test: it probes a real child process.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const probe = residentProbe();
  * if (probe !== null) probe(child.pid); // bytes, or null once the process is gone
  * ```

@@ -23,9 +23,10 @@ export interface CliProgress {
  *
  * @example
  * ```ts
- * parseProgressLine('bxp-progress {"records":10,"bytes":200,"total_bytes":1000}');
- * // { records: 10, bytes: 200, total_bytes: 1000 }
- * parseProgressLine("warning: x"); // null
+ * import { parseProgressLine } from "./progress.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(parseProgressLine('bxp-progress {"records":10,"bytes":200,"total_bytes":1000}'), { records: 10, bytes: 200, total_bytes: 1000 });
+ * assert.equal(parseProgressLine("warning: x"), null);
  * ```
  */
 export function parseProgressLine(line: string): CliProgress | null {

@@ -18,10 +18,12 @@ export const MAX_TRACE_SAMPLE = 200;
  *
  * @example
  * ```ts
+ * import { RecordCounter } from "./report.ts";
+ * import assert from "node:assert/strict";
  * const counter = new RecordCounter();
  * counter.push(new TextEncoder().encode("h\n1\n"));
  * counter.push(new TextEncoder().encode("2"));
- * counter.records; // 2
+ * assert.equal(counter.records, 2);
  * ```
  */
 export class RecordCounter {
@@ -57,8 +59,10 @@ export class RecordCounter {
  *
  * @example
  * ```ts
- * countDataRecords("h1,h2\r\n1,2\r\n\r\n3,4"); // 2
- * countDataRecords(""); // 0
+ * import { countDataRecords } from "./report.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(countDataRecords("h1,h2\r\n1,2\r\n\r\n3,4"), 2);
+ * assert.equal(countDataRecords(""), 0);
  * ```
  */
 export function countDataRecords(text: string): number {
@@ -83,9 +87,11 @@ export function countDataRecords(text: string): number {
  *
  * @example
  * ```ts
+ * import { LineIndex } from "./report.ts";
+ * import assert from "node:assert/strict";
  * const index = new LineIndex(new TextEncoder().encode("h\na\nb\n"));
- * index.lineAt(0); // 1
- * index.lineAt(2); // 2
+ * assert.equal(index.lineAt(0), 1);
+ * assert.equal(index.lineAt(2), 2);
  * ```
  */
 export class LineIndex {
@@ -237,8 +243,12 @@ export class TraceFolder {
  *
  * @example
  * ```ts
- * foldTrace([{ type: "filtered_row", chunkId: 0, sourceLocator: 2, reason: "rule_skip" }], bytes);
- * // { available: true, ..., filtered: { count: 1, sample: [{ input_row: 2, source_offset: 2, reason: "rule_skip" }] } }
+ * import { foldTrace } from "./report.ts";
+ * import assert from "node:assert/strict";
+ * const bytes = new TextEncoder().encode("h\na\nb\n");
+ * const trace = foldTrace([{ type: "filtered_row", chunkId: 0, sourceLocator: 2, reason: "rule_skip" }], bytes);
+ * assert.equal(trace.available, true);
+ * assert.deepEqual(trace.filtered, { count: 1, sample: [{ input_row: 2, source_offset: 2, reason: "rule_skip" }] });
  * ```
  */
 export function foldTrace(frames: readonly BxtbFrame[], input: Uint8Array): TraceSummary {
@@ -325,9 +335,13 @@ export interface InputCounts {
  *
  * @example
  * ```ts
- * inputCounts({ file: "in.csv", bytes: 90, records: 16 }, 0, 13);
- * // { file: "in.csv", bytes: 90, records: 13, records_from: "trace", data_lines: 16,
- * //   not_records: "3 of the 16 non-empty lines after the first are not records: ..." }
+ * import { inputCounts } from "./report.ts";
+ * import assert from "node:assert/strict";
+ * const counts = inputCounts({ file: "in.csv", bytes: 90, records: 16 }, 0, 13);
+ * assert.equal(counts.records, 13);
+ * assert.equal(counts.records_from, "trace");
+ * assert.equal(counts.data_lines, 16);
+ * assert.match(counts.not_records!, /^3 of the 16 non-empty lines after the first are not records: /);
  * ```
  */
 export function inputCounts(
@@ -572,8 +586,9 @@ function note(cut: string[], kind: string, message: string): void {
  *
  * @example
  * ```ts
- * summaryText({ ok: false, error: "template not found in config", detail: "t9" });
- * // "bxp_simulate could not run: template not found in config (t9)"
+ * import { summaryText } from "./report.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(summaryText({ ok: false, error: "template not found in config", detail: "t9" }), "bxp_simulate could not run: template not found in config (t9)");
  * ```
  */
 export function summaryText(report: Report): string {
@@ -624,7 +639,9 @@ export function summaryText(report: Report): string {
  *
  * @example
  * ```ts
- * refusal("template not found in config", "t1"); // { ok: false, error: "template not found in config", detail: "t1" }
+ * import { refusal } from "./report.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(refusal("template not found in config", "t1"), { ok: false, error: "template not found in config", detail: "t1" });
  * ```
  */
 export function refusal(error: string, detail: string): { ok: false; error: string; detail: string } {

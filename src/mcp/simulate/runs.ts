@@ -76,7 +76,9 @@ const HANDLE_PATTERN = /^bxr_[A-Za-z0-9_-]{22}$/;
  *
  * @example
  * ```ts
- * /^bxr_[A-Za-z0-9_-]{22}$/.test(newRunHandle()); // true
+ * import { newRunHandle } from "./runs.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(/^bxr_[A-Za-z0-9_-]{22}$/.test(newRunHandle()), true);
  * ```
  */
 export function newRunHandle(): string {
@@ -115,8 +117,10 @@ interface StoredRun extends KeptRun {
  *
  * @example
  * ```ts
- * outputUri("t-ab12", "my out.csv"); // "bxp-sim://t-ab12/output/my%20out.csv"
- * outputUri("t-ab12", "a.csv", 2); // "bxp-sim://t-ab12/output/a.csv?page=2"
+ * import { outputUri } from "./runs.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(outputUri("t-ab12", "my out.csv"), "bxp-sim://t-ab12/output/my%20out.csv");
+ * assert.equal(outputUri("t-ab12", "a.csv", 2), "bxp-sim://t-ab12/output/a.csv?page=2");
  * ```
  */
 export function outputUri(run: string, file: string, page = 0): string {

@@ -25,9 +25,11 @@ export const MAX_WORKSPACE_ID_BYTES = 64;
  *
  * @example
  * ```ts
- * sanitizeWorkspaceId("abc/DEF-9"); // "abc_DEF-9"
- * sanitizeWorkspaceId("a b.c"); // "a_b_c"
- * sanitizeWorkspaceId(""); // "_"
+ * import { sanitizeWorkspaceId } from "./workspace.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(sanitizeWorkspaceId("abc/DEF-9"), "abc_DEF-9");
+ * assert.equal(sanitizeWorkspaceId("a b.c"), "a_b_c");
+ * assert.equal(sanitizeWorkspaceId(""), "_");
  * ```
  */
 export function sanitizeWorkspaceId(id: string): string {
@@ -47,7 +49,9 @@ export function sanitizeWorkspaceId(id: string): string {
  *
  * @example
  * ```ts
- * tempBase((name) => name === "TMP" ? "/var/tmp" : undefined); // "/var/tmp"
+ * import { tempBase } from "./workspace.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(tempBase((name) => name === "TMP" ? "/var/tmp" : undefined), "/var/tmp");
  * ```
  */
 export function tempBase(readEnv: (name: string) => string | undefined): string {
@@ -76,8 +80,10 @@ export const MAX_FILE_NAME_BYTES = 255;
  *
  * @example
  * ```ts
- * inputNameProblem("statement_2024.csv", ".csv"); // null
- * inputNameProblem("../x.csv", ".csv"); // "must be a plain file name (no path separators, '..' or control characters)"
+ * import { inputNameProblem } from "./workspace.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(inputNameProblem("statement_2024.csv", ".csv"), null);
+ * assert.equal(inputNameProblem("../x.csv", ".csv"), "must be a plain file name (no path separators, '..' or control characters)");
  * ```
  */
 export function inputNameProblem(name: string, pattern: string): string | null {

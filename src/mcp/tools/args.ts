@@ -18,8 +18,10 @@ export type ToolArgs = Record<string, unknown> | null;
  *
  * @example
  * ```ts
- * stringArg({ expr: "1 + 2" }, "expr"); // "1 + 2"
- * stringArg({ expr: 5 }, "expr"); // null
+ * import { stringArg } from "./args.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(stringArg({ expr: "1 + 2" }, "expr"), "1 + 2");
+ * assert.equal(stringArg({ expr: 5 }, "expr"), null);
  * ```
  */
 export function stringArg(args: ToolArgs, name: string): string | null {
@@ -39,7 +41,9 @@ export interface RowArgs {
  *
  * @example
  * ```ts
- * rowArgs({ headers: ["P"], fields: '["7"]' }); // { headers: ["P"], fields: ["7"] }
+ * import { rowArgs } from "./args.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(rowArgs({ headers: ["P"], fields: '["7"]' }), { headers: ["P"], fields: ["7"] });
  * ```
  */
 export function rowArgs(args: ToolArgs): RowArgs {
@@ -80,8 +84,12 @@ const LOOKUP_EXAMPLE = '[{"pre_pass":"rates","key":"EUR","field":"rate","value":
  *
  * @example
  * ```ts
- * tableArgs({ maps: [{ map: "m", key: "a", value: "b" }] }); // { maps: { m: { a: "b" } } }
- * tableArgs({ lookups: '{"r\u0000k\u0000f":"1"}' }); // { lookups: { "r\u0000k\u0000f": "1" } }
+ * import { tableArgs } from "./args.ts";
+ * import assert from "node:assert/strict";
+ * // The objects have no prototype (a key named "__proto__" is just a key): compared as JSON here.
+ * const json = (args: Parameters<typeof tableArgs>[0]) => JSON.stringify(tableArgs(args));
+ * assert.equal(json({ maps: [{ map: "m", key: "a", value: "b" }] }), '{"maps":{"m":{"a":"b"}}}');
+ * assert.equal(json({ lookups: [{ pre_pass: "rates", key: "EUR", field: "rate", value: "1.1" }] }), '{"lookups":{"rates\\u0000EUR\\u0000rate":"1.1"}}');
  * ```
  */
 export function tableArgs(args: ToolArgs): TableArgs {

@@ -7,8 +7,9 @@
  * @example
  * ```ts
  * import { loadedToolCore, loadToolCore } from "./core_loader.ts";
+ * import assert from "node:assert/strict";
  * const core = loadedToolCore() ?? await loadToolCore(); // no await once it has loaded
- * core.docsAnswer({ name: "UPPER" }).text !== undefined; // true
+ * assert.equal(core.docsAnswer({ name: "UPPER" }).text !== undefined, true);
  * ```
  * @module
  */

@@ -57,7 +57,9 @@ const KINDS: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
- * fileKind("in/Statement.CSV"); // "csv"
+ * import { fileKind } from "./discovery_tools.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(fileKind("in/Statement.CSV"), "csv");
  * ```
  */
 export function fileKind(path: string): string {

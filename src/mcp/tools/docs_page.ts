@@ -68,7 +68,9 @@ function answerLine(tool: BxpTool): string {
  *
  * @example
  * ```ts
- * renderToolsPage().startsWith("# MCP tools (bxp-mcp)"); // true
+ * import { renderToolsPage } from "./docs_page.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(renderToolsPage().startsWith("# MCP tools (bxp-mcp)"), true);
  * ```
  */
 export function renderToolsPage(tools: readonly BxpTool[] = BXP_TOOLS): string {

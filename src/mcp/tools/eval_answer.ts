@@ -57,8 +57,9 @@ export function directSpec(
  *
  * @example
  * ```ts
- * resultJson({ text: '{"ok":true,"value":"3"}' }, true);
- * // '{"content":[{"type":"text","text":"{\\"ok\\":true,\\"value\\":\\"3\\"}"}],"structuredContent":{"ok":true,"value":"3"},"isError":false}'
+ * import { resultJson } from "./eval_answer.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(resultJson({ text: '{"ok":true,"value":"3"}' }, true), '{"content":[{"type":"text","text":"{\\"ok\\":true,\\"value\\":\\"3\\"}"}],"structuredContent":{"ok":true,"value":"3"},"isError":false}');
  * ```
  */
 export function resultJson(outcome: EvalOutcome, allowStructured: boolean): string {
@@ -107,9 +108,12 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import { directAnswerLine } from "./eval_answer.ts";
+ * import { createOutputLock } from "../protocol/output_lock.ts";
+ * import assert from "node:assert/strict";
  * const spec = { idJson: "7", maxLineBytes: 4096, budget: 262144, allowStructured: true, outputLock: createOutputLock() };
  * const line = directAnswerLine({ text: '{"ok":true,"value":"3"}' }, spec);
- * new TextDecoder().decode(line!); // '{"jsonrpc":"2.0","id":7,"result":{"content":[...],...,"isError":false}}\n'
+ * assert.match(new TextDecoder().decode(line!), /^\{"jsonrpc":"2\.0","id":7,"result":\{"content":\[.*"isError":false\}\}\n$/);
  * ```
  */
 export function directAnswerLine(outcome: EvalOutcome, spec: DirectSpec): Uint8Array | null {

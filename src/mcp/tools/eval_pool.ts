@@ -137,8 +137,10 @@ export const WORKER_START_TIMEOUT_MS = 10_000;
 /**
  * The pool. {@link EvalPool.run} resolves with the job's outcome or an {@link EvalStop}; it never rejects.
  *
+ * Not run as a test: it starts worker threads.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const pool = new EvalPool();
  * const out = await pool.run({ kind: "eval", expr: "1 + 2", headers: null, fields: null }, AbortSignal.timeout(60_000));
  * pool.dispose();

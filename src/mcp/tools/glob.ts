@@ -6,10 +6,12 @@
  *
  * @example
  * ```ts
+ * import { compileGlob } from "./glob.ts";
+ * import assert from "node:assert/strict";
  * const match = compileGlob("data/**\/*.csv");
- * match("data/2024/jan.csv"); // true
- * match("data/jan.csv"); // true
- * match("configs/a.csv"); // false
+ * assert.equal(match("data/2024/jan.csv"), true);
+ * assert.equal(match("data/jan.csv"), true);
+ * assert.equal(match("configs/a.csv"), false);
  * ```
  * @module
  */

@@ -33,8 +33,9 @@ export const integerProp = (description?: string): JsonSchema =>
  *
  * @example
  * ```ts
- * objectSchema({ expr: stringProp() }, ["expr"]);
- * // { type: "object", properties: { expr: { type: "string" } }, required: ["expr"], additionalProperties: false }
+ * import { objectSchema, stringProp } from "./schemas.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(objectSchema({ expr: stringProp() }, ["expr"]), { type: "object", properties: { expr: { type: "string" } }, required: ["expr"], additionalProperties: false });
  * ```
  */
 export function objectSchema(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {

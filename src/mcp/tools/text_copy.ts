@@ -23,8 +23,10 @@ export const STRUCTURED_COPY_LABEL = "structuredContent as JSON:";
  *
  * @example
  * ```ts
+ * import { withTextCopy } from "./text_copy.ts";
+ * import assert from "node:assert/strict";
  * const result = withTextCopy({ text: "2 rows", structured: { rows: 2 } }, true, 262144);
- * JSON.parse(result.json!).content[1].text; // 'structuredContent as JSON:\n{"rows":2}'
+ * assert.equal(JSON.parse(result.json!).content[1].text, 'structuredContent as JSON:\n{"rows":2}');
  * ```
  */
 export function withTextCopy(result: ToolResult, allowStructured: boolean, budget: number): ToolResult {

@@ -8,8 +8,9 @@
  * @example
  * ```ts
  * import { loadToolCore } from "./core_loader.ts";
+ * import assert from "node:assert/strict";
  * const core = await loadToolCore();
- * core.runInline({ kind: "eval", expr: "1 + 2", headers: null, fields: null })?.text; // '{"ok":true,"value":"3"}'
+ * assert.equal(core.runInline({ kind: "eval", expr: "1 + 2", headers: null, fields: null })?.text, '{"ok":true,"value":"3"}');
  * ```
  * @module
  */

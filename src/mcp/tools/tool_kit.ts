@@ -159,8 +159,13 @@ export function configText(
  *
  * @example
  * ```ts
- * noRootMessage({ modern: null } as ToolCall, "data/in.csv");
- * // "no project root for the path data/in.csv: start bxp-mcp with --root DIR (the folder ..."
+ * import { noRootMessage } from "./tool_kit.ts";
+ * import type { ToolCall } from "../protocol/server.ts";
+ * import assert from "node:assert/strict";
+ * assert.match(
+ *   noRootMessage({ modern: null } as ToolCall, "data/in.csv"),
+ *   /^no project root for the path "data\/in\.csv": start bxp-mcp with --root DIR \(the folder /,
+ * );
  * ```
  */
 export function noRootMessage(call: ToolCall, path: string): string {
