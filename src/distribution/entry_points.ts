@@ -52,6 +52,7 @@ export const COMPILE_TARGETS: readonly string[] = [
  *
  * @example
  * ```ts
+ * import { resolveTargets } from "./entry_points.ts";
  * import assert from "node:assert/strict";
  * assert.deepEqual(resolveTargets(["host"], "x86_64-unknown-linux-gnu"), ["x86_64-unknown-linux-gnu"]);
  * assert.equal(resolveTargets(undefined, "x86_64-unknown-linux-gnu").length, 6);
@@ -77,6 +78,7 @@ export function resolveTargets(requested: readonly string[] | undefined, hostTar
  *
  * @example
  * ```ts
+ * import { binaryName } from "./entry_points.ts";
  * import assert from "node:assert/strict";
  * assert.equal(binaryName("bxp-cli", "windows"), "bxp-cli.exe");
  * ```
@@ -92,6 +94,7 @@ export function binaryName(entry: EntryPoint, os: string): string {
  *
  * @example
  * ```ts
+ * import { runArgs } from "./entry_points.ts";
  * import assert from "node:assert/strict";
  * assert.deepEqual(runArgs('{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}', "bxp-cli", "/r/src/cli/main.ts"), ["run", "--no-prompt", "--allow-read", "/r/src/cli/main.ts"]);
  * ```
@@ -128,9 +131,14 @@ export function entryPointFlags(denoJsonText: string, entry: EntryPoint): string
  *
  * @example
  * ```ts
- * compileArgs('{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}', "bxp-cli", "x86_64-apple-darwin");
- * // ["compile", "--no-prompt", "--allow-read", "--include", "src/engine/worker.ts", "--target",
- * //  "x86_64-apple-darwin", "--output", "dist/x86_64-apple-darwin/bxp-cli", "src/cli/main.ts"]
+ * import { compileArgs } from "./entry_points.ts";
+ * import assert from "node:assert/strict";
+ * const denoJson = '{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}';
+ * assert.deepEqual(compileArgs(denoJson, "bxp-cli", "x86_64-apple-darwin"), [
+ *   "compile", "--no-prompt", "--allow-read", "--include", "src/engine/worker.ts",
+ *   "--include", "src/cli/run_watch_worker.ts", "--target",
+ *   "x86_64-apple-darwin", "--output", "dist/x86_64-apple-darwin/bxp-cli", "src/cli/main.ts",
+ * ]);
  * ```
  */
 export function compileArgs(denoJsonText: string, entry: EntryPoint, target: string): string[] {
