@@ -277,14 +277,21 @@ export class PlaygroundCore {
     return { calls, value, error };
   }
 
-  /** Puts the inputs into every template's data folder (deduplicated) of a fresh in-memory file system. */
+  /**
+   * Puts the inputs into every template's data folder (deduplicated) of a fresh in-memory file system. A name
+   * with a folder (`inbox/2025/a.csv`) is a path from the config's folder instead, put there once: how the
+   * folders of a `data_dir` list get their own inputs. A list's folders exist only through such inputs, as on
+   * disk, where a folder nobody made is "not found".
+   */
   #stage(config: BxpConfig, files: readonly InputFile[]): MemoryFs {
     const fs = new MemoryFs(BASE);
-    const dirs = new Set(config.templates.map((t) => fs.abs(t.dataDir)));
+    const single = config.templates.filter((t) => t.dataDirs.length <= 1);
+    const dirs = new Set(single.map((t) => fs.abs(t.dataDir)));
     for (const dir of dirs) {
       fs.mkdir(dir);
-      for (const f of files) fs.put(`${dir}/${f.name}`, f.bytes);
+      for (const f of files) if (!f.name.includes("/")) fs.put(`${dir}/${f.name}`, f.bytes);
     }
+    for (const f of files) if (f.name.includes("/")) fs.put(fs.abs(f.name), f.bytes);
     return fs;
   }
 }

@@ -5,7 +5,8 @@
  * @example
  * ```ts
  * import { previewRows } from "./csv_preview.ts";
- * previewRows('a,b\n1,"x,y"\n', 10); // [["a","b"],["1","x,y"]]
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(previewRows('a,b\n1,"x,y"\n', 10), [["a","b"],["1","x,y"]]);
  * ```
  * @module
  */

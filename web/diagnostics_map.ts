@@ -6,7 +6,9 @@
  * @example
  * ```ts
  * import { placeDiagnostics } from "./diagnostics_map.ts";
- * placeDiagnostics("{", [{ severity: "error", code: "json5.parse_error", message: "x", path: "", line: 1, col: 2 }]);
+ * import assert from "node:assert/strict";
+ * const placed = placeDiagnostics("{", [{ severity: "error", code: "json5.parse_error", message: "x", path: "", line: 1, col: 2 }]);
+ * assert.equal(placed.length, 1);
  * ```
  * @module
  */
