@@ -11,9 +11,11 @@
  * ```ts
  * import { installArgs } from "./install.ts";
  * const denoJson = '{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}';
- * installArgs(denoJson, "bxp-cli", { repo: "/r", root: "/home/me/.deno", suffix: "", force: false });
- * // ["install", "-g", "--root", "/home/me/.deno", "--name", "bxp-cli", "--config", "/r/deno.json",
- * //  "--no-prompt", "--allow-read", "/r/src/cli/main.ts"]
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(installArgs(denoJson, "bxp-cli", { repo: "/r", root: "/home/me/.deno", suffix: "", force: false }), [
+ *   "install", "-g", "--root", "/home/me/.deno", "--name", "bxp-cli", "--config", "/r/deno.json",
+ *   "--no-prompt", "--allow-read", "/r/src/cli/main.ts",
+ * ]);
  * ```
  * @module
  */
@@ -43,7 +45,9 @@ const SUFFIX = /^[A-Za-z0-9._-]{0,32}$/;
  *
  * @example
  * ```ts
- * commandName("bxp-mcp", "-dev"); // "bxp-mcp-dev"
+ * import { commandName } from "./install.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(commandName("bxp-mcp", "-dev"), "bxp-mcp-dev");
  * ```
  */
 export function commandName(entry: EntryPoint, suffix: string): string {
@@ -82,7 +86,9 @@ export function installArgs(denoJsonText: string, entry: EntryPoint, options: In
  *
  * @example
  * ```ts
- * installRoot(undefined, "/w", (n) => ({ HOME: "/home/me" })[n], "linux"); // "/home/me/.deno"
+ * import { installRoot } from "./install.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(installRoot(undefined, "/w", (n) => ({ HOME: "/home/me" })[n], "linux"), "/home/me/.deno");
  * ```
  */
 export function installRoot(

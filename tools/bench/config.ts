@@ -3,8 +3,10 @@
  * (a date parse, a numeric branch, a string concatenation), one pass-through variable per column, a row rule
  * that lets every row through, and an output of the three computed values followed by every column.
  *
+ * Not run as a test: it writes a file.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * import { benchConfigText } from "./config.ts";
  * import { workloadColumns } from "./workload.ts";
  * await Deno.writeTextFile("bxp-cli.json", benchConfigText(workloadColumns(16), "3expr"));

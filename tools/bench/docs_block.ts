@@ -20,8 +20,9 @@ export const END_MARKER = "<!-- bench:end -->";
  *
  * @example
  * ```ts
- * spliceBetweenMarkers("a\n<!-- bench:begin -->\nold\n<!-- bench:end -->\nb\n", "new");
- * // "a\n<!-- bench:begin -->\n\nnew\n\n<!-- bench:end -->\nb\n"
+ * import { spliceBetweenMarkers } from "./docs_block.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(spliceBetweenMarkers("a\n<!-- bench:begin -->\nold\n<!-- bench:end -->\nb\n", "new"), "a\n<!-- bench:begin -->\n\nnew\n\n<!-- bench:end -->\nb\n");
  * ```
  */
 export function spliceBetweenMarkers(doc: string, block: string): string {

@@ -66,8 +66,10 @@ export interface GnuTimeReport {
  *
  * @example
  * ```ts
+ * import { parseGnuTime } from "./measure.ts";
+ * import assert from "node:assert/strict";
  * const r = parseGnuTime("\tUser time (seconds): 1.25\n\tSystem time (seconds): 0.50\n");
- * r.cpuMs; // 1750
+ * assert.equal(r.cpuMs, 1750);
  * ```
  */
 export function parseGnuTime(stderr: string): GnuTimeReport {
@@ -89,7 +91,9 @@ export function parseGnuTime(stderr: string): GnuTimeReport {
  *
  * @example
  * ```ts
- * procStatCpuMs("42 (a) b) S 1 42 42 0 -1 0 0 0 0 0 150 25 0 0", 100); // 1750
+ * import { procStatCpuMs } from "./measure.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(procStatCpuMs("42 (a) b) S 1 42 42 0 -1 0 0 0 0 0 150 25 0 0", 100), 1750);
  * ```
  */
 export function procStatCpuMs(stat: string, ticksPerSecond: number): number | null {

@@ -158,9 +158,11 @@ export const GOAL_POINT_ID = "r2m-c16";
  *
  * @example
  * ```ts
- * repeatsFor(30e6); // 5
- * repeatsFor(578e6); // 3
- * repeatsFor(578e6, GOAL_POINT_ID); // 5
+ * import { GOAL_POINT_ID, repeatsFor } from "./points.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(repeatsFor(30e6), 5);
+ * assert.equal(repeatsFor(578e6), 3);
+ * assert.equal(repeatsFor(578e6, GOAL_POINT_ID), 5);
  * ```
  */
 export function repeatsFor(inputBytes: number, id?: string): number {

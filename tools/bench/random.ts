@@ -6,7 +6,8 @@
  * ```ts
  * import { SeededRandom } from "./random.ts";
  * const rng = new SeededRandom(42);
- * rng.nextUint32(); // the same number for seed 42, every time
+ * import assert from "node:assert/strict";
+ * assert.equal(rng.nextUint32(), new SeededRandom(42).nextUint32()); // the same number for seed 42, every time
  * ```
  * @module
  */

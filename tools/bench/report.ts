@@ -105,8 +105,10 @@ const ratio = (x: number) => `${x.toFixed(2)}x`;
  *
  * @example
  * ```ts
- * overBy(1.02); // "2%"
- * overBy(2.5); // "2.5x"
+ * import { overBy } from "./report.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(overBy(1.02), "2%");
+ * assert.equal(overBy(2.5), "2.5x");
  * ```
  */
 export function overBy(factor: number): string {
@@ -120,7 +122,9 @@ export function overBy(factor: number): string {
  *
  * @example
  * ```ts
- * roundRatios([3000, 3300, 3100], [3000, 3000]); // [1, 1.1]
+ * import { roundRatios } from "./report.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(roundRatios([3000, 3300, 3100], [3000, 3000]), [1, 1.1]);
  * ```
  */
 export function roundRatios(bxpMs: readonly number[], peerMs: readonly number[]): number[] {

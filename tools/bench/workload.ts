@@ -9,9 +9,12 @@
  * @example
  * ```ts
  * import { workloadChunks } from "./workload.ts";
+ * import assert from "node:assert/strict";
+ * let text = "";
  * for (const chunk of workloadChunks({ rows: 3, cols: 5 })) {
- *   await file.write(chunk); // consume each chunk before asking for the next: the buffer is reused
+ *   text += new TextDecoder().decode(chunk); // consume each chunk before asking for the next: the buffer is reused
  * }
+ * assert.equal(text.trimEnd().split("\n").length, 4); // the header and three rows
  * ```
  * @module
  */

@@ -27,10 +27,13 @@ export interface ProgramSet {
 /**
  * The binaries `bxp-cli` and `bxp-mcp` (`.exe` on Windows) of `dir`; throws naming the missing file.
  *
+ * Not run as a test: it needs compiled binaries in dist/.
+ *
  * @example
- * ```ts
+ * ```ts ignore
+ * import assert from "node:assert/strict";
  * const set = await fromBinDir("dist/x86_64-unknown-linux-gnu", "linux");
- * set.programs["bxp-mcp"]; // { command: "/abs/dist/x86_64-unknown-linux-gnu/bxp-mcp", prefixArgs: [] }
+ * assert.deepEqual(set.programs["bxp-mcp"], { command: "/abs/dist/x86_64-unknown-linux-gnu/bxp-mcp", prefixArgs: [] });
  * ```
  */
 export async function fromBinDir(dir: string, os: string): Promise<ProgramSet> {

@@ -4,8 +4,10 @@
  * only ends the server's stdin and then waits: the smoke test wants to see that the server exits by itself,
  * and with which status.
  *
+ * Not run as a test: it spawns a real bxp-mcp process.
+ *
  * @example
- * ```ts
+ * ```ts ignore
  * const transport = new ChildTransport({ command: "/opt/bxp/bxp-mcp", args: ["--root", "/p"] });
  * await new Client({ name: "smoke", version: "1" }).connect(transport);
  * ```
