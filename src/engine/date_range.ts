@@ -4,7 +4,8 @@
  * @example
  * ```ts
  * import { extractDateRange } from "./date_range.ts";
- * extractDateRange("statement_2024-01-01_2024-12-31"); // { kind: "valid", min: "2024-01-01", max: "2024-12-31" }
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(extractDateRange("statement_2024-01-01_2024-12-31"), { kind: "valid", min: "2024-01-01", max: "2024-12-31" });
  * ```
  * @module
  */
@@ -93,7 +94,8 @@ export class UncomparableDateError extends Error {
  * @example
  * ```ts
  * import { requireComparableDate } from "./date_range.ts";
- * requireComparableDate("", "", "", { template: "t", file: "f", recordNum: 1 }); // fine: no range
+ * import assert from "node:assert/strict";
+ * assert.doesNotThrow(() => requireComparableDate("", "", "", { template: "t", file: "f", recordNum: 1 })); // no range
  * ```
  */
 export function requireComparableDate(

@@ -6,7 +6,8 @@
  * @example
  * ```ts
  * import { closestColumn } from "./field_check.ts";
- * closestColumn("Amout", ["Date", "Amount"]); // "Amount"
+ * import assert from "node:assert/strict";
+ * assert.equal(closestColumn("Amout", ["Date", "Amount"]), "Amount");
  * ```
  * @module
  */

@@ -19,7 +19,8 @@
  * @example
  * ```ts
  * import { collectGarbageHint } from "./gc_hint.ts";
- * collectGarbageHint(); // true when a collection ran
+ * import assert from "node:assert/strict";
+ * assert.equal(typeof collectGarbageHint(), "boolean"); // true when a collection ran (deno run --v8-flags=--expose-gc)
  * ```
  * @module
  */

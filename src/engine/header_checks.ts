@@ -22,7 +22,8 @@ export const MAX_COLUMNS = 16384;
  * @example
  * ```ts
  * import { capDataFields, MAX_COLUMNS } from "./header_checks.ts";
- * capDataFields(new Array(MAX_COLUMNS + 5).fill("x")).length; // 16384
+ * import assert from "node:assert/strict";
+ * assert.equal(capDataFields(new Array(MAX_COLUMNS + 5).fill("x")).length, 16384);
  * ```
  */
 export function capDataFields(fields: string[]): string[] {

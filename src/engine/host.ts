@@ -5,7 +5,11 @@
  * @example
  * ```ts
  * import type { EngineFs, Reporter } from "./host.ts";
- * const quiet: Reporter = { info() {}, warning() {}, fatal() {}, debug() {} };
+ * import assert from "node:assert/strict";
+ * const said: string[] = [];
+ * const quiet: Reporter = { info() {}, warning: (text) => said.push(text), fatal() {}, debug() {} };
+ * quiet.warning("warning: a\n");
+ * assert.deepEqual(said, ["warning: a\n"]);
  * ```
  * @module
  */

@@ -7,9 +7,10 @@
  * @example
  * ```ts
  * import { MemoryFs } from "./memory_fs.ts";
+ * import assert from "node:assert/strict";
  * const fs = new MemoryFs("/project");
  * fs.put("data/a.csv", new TextEncoder().encode("x\n1\n"));
- * await fs.listFiles("data"); // ["a.csv"]
+ * assert.deepEqual(await fs.listFiles("data"), ["a.csv"]);
  * ```
  * @module
  */

@@ -5,7 +5,8 @@
  * @example
  * ```ts
  * import { NULL_TRACE } from "./sinks.ts";
- * NULL_TRACE.filteredRow(0, "rule_skip"); // does nothing
+ * import assert from "node:assert/strict";
+ * assert.equal(NULL_TRACE.filteredRow(0, "rule_skip"), undefined); // does nothing
  * ```
  * @module
  */

@@ -5,9 +5,10 @@
  * @example
  * ```ts
  * import { newStats, summaryLine } from "./stats.ts";
+ * import assert from "node:assert/strict";
  * const s = newStats();
  * s.warnings = 2;
- * summaryLine(s); // "summary: errors:0 warnings:2 time:0.000s"
+ * assert.equal(summaryLine(s), "summary: errors:0 warnings:2 time:0.000s");
  * ```
  * @module
  */
@@ -85,14 +86,19 @@ function plural(n: number, one: string, many = one + "s"): string {
  * @example
  * ```ts
  * import { detailLines, newStats } from "./stats.ts";
+ * import assert from "node:assert/strict";
  * const s = newStats();
  * s.files = 1;
  * s.rowsIn = 3;
  * s.rowsOut = 2;
  * s.filteredNoRuleMatch = 1;
  * s.outputs.push("in/a.csvx");
- * detailLines(s, false).join("\n");
- * // "  read 1 file, 3 records in, 2 rows written\n  filtered: 1 no_rule_match, 0 rule_skip, 0 date_filter\n..."
+ * assert.deepEqual(detailLines(s, false), [
+ *   "  read 1 file, 3 records in, 2 rows written",
+ *   "  filtered: 1 no_rule_match, 0 rule_skip, 0 date_filter",
+ *   "  expression errors: 0",
+ *   "  output: in/a.csvx",
+ * ]);
  * ```
  */
 export function detailLines(s: SectionStats, dryRun: boolean): string[] {

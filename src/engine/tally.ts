@@ -84,8 +84,9 @@ const decoder = new TextDecoder();
  * @example
  * ```ts
  * import { dateConvertInput } from "./tally.ts";
- * dateConvertInput("DATE_CONVERT([Date], 'DD.MM.YYYY', 'YYYY-MM-DD')"); // "[Date]"
- * dateConvertInput("IF([x], DATE_CONVERT([Date], 'DD.MM.YYYY', 'YYYY-MM-DD'), '')"); // null
+ * import assert from "node:assert/strict";
+ * assert.equal(dateConvertInput("DATE_CONVERT([Date], 'DD.MM.YYYY', 'YYYY-MM-DD')"), "[Date]");
+ * assert.equal(dateConvertInput("IF([x], DATE_CONVERT([Date], 'DD.MM.YYYY', 'YYYY-MM-DD'), '')"), null);
  * ```
  */
 export function dateConvertInput(source: string): string | null {

@@ -10,9 +10,10 @@
  * @example
  * ```ts
  * import { verbatimRules, verbatimSafe } from "./verbatim.ts";
+ * import assert from "node:assert/strict";
  * const rules = verbatimRules({ delimiterOut: ",", quoteOut: "", decimalIn: ".", decimalOut: "." });
- * verbatimSafe("abc,884.10", 0, 3, rules); // true
- * verbatimSafe("abc,884.10", 4, 10, rules); // false: printed as 884.1
+ * assert.equal(verbatimSafe("abc,884.10", 0, 3, rules), true);
+ * assert.equal(verbatimSafe("abc,884.10", 4, 10, rules), false); // printed as 884.1
  * ```
  * @module
  */
@@ -63,9 +64,10 @@ function decimalInCode(decimalIn: string): number {
  * @example
  * ```ts
  * import { jsonVerbatimRules, verbatimSafe } from "./verbatim.ts";
+ * import assert from "node:assert/strict";
  * const rules = jsonVerbatimRules(".");
- * verbatimSafe("ab,c\td", 0, 2, rules); // true
- * verbatimSafe("ab,c\td", 3, 6, rules); // false: the tab is written as \t
+ * assert.equal(verbatimSafe("ab,c\td", 0, 2, rules), true);
+ * assert.equal(verbatimSafe("ab,c\td", 3, 6, rules), false); // the tab is written as \t
  * ```
  */
 export function jsonVerbatimRules(decimalIn: string): VerbatimRules {

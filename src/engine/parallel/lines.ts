@@ -6,7 +6,8 @@
  * @example
  * ```ts
  * import { countRecords } from "./lines.ts";
- * countRecords(new TextEncoder().encode("a\n\r\nb\nc"), 0, 8); // 3
+ * import assert from "node:assert/strict";
+ * assert.equal(countRecords(new TextEncoder().encode("a\n\r\nb\nc"), 0, 8), 3);
  * ```
  * @module
  */

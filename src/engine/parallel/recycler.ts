@@ -18,8 +18,12 @@
  * ```ts
  * import { BufferRecycler } from "./recycler.ts";
  * const r = new BufferRecycler(1024, 4);
+ * import assert from "node:assert/strict";
  * const view = r.take(100); // 100 bytes over a 1024-byte buffer
+ * assert.equal(view.length, 100);
+ * assert.equal(view.buffer.byteLength, 1024);
  * r.give(view); // the next take reuses it
+ * assert.equal(r.take(10).buffer, view.buffer);
  * ```
  * @module
  */

@@ -7,8 +7,9 @@
  * @example
  * ```ts
  * import { evaluatorCount } from "./worker_count.ts";
- * evaluatorCount(null, 8); // 8: seven workers and the main thread
- * evaluatorCount("0", 8); // 0: serial
+ * import assert from "node:assert/strict";
+ * assert.equal(evaluatorCount(null, 8), 8); // seven workers and the main thread
+ * assert.equal(evaluatorCount("0", 8), 0); // serial
  * ```
  * @module
  */

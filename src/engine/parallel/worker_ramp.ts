@@ -10,10 +10,11 @@
  * @example
  * ```ts
  * import { WorkerRamp } from "./worker_ramp.ts";
+ * import assert from "node:assert/strict";
  * const ramp = new WorkerRamp(500);
  * for (let i = 0; i < 3; i++) ramp.observe(512 * 1024, 8); // the calling thread's own blocks
- * ramp.shouldJoin(10 * 1024 * 1024); // false: about 160 ms of work left
- * ramp.shouldJoin(500 * 1024 * 1024); // true
+ * assert.equal(ramp.shouldJoin(10 * 1024 * 1024), false); // about 160 ms of work left
+ * assert.equal(ramp.shouldJoin(500 * 1024 * 1024), true);
  * ```
  * @module
  */
