@@ -12,7 +12,8 @@
  * ```ts
  * import { annotateOutcome } from "./annotate.ts";
  * import { validateConfig } from "./validate.ts";
- * annotateOutcome(validateConfig("{}")).json; // '{"$err_1":{"message":"no conversion_templates defined",...}}'
+ * import assert from "node:assert/strict";
+ * assert.equal(annotateOutcome(validateConfig("{}")).json, '{"$err_1":{"message":"no conversion_templates defined","code":"config.no_templates"}}');
  * ```
  * @module
  */

@@ -54,8 +54,9 @@ export function hasError(diagnostics: readonly Diagnostic[]): boolean {
  *
  * @example
  * ```ts
- * formatDiagnostic("cfg.json", { severity: "error", code: "config.missing_field", path: "conversion_templates.a.output_schema", message: "output_schema is required" });
- * // "cfg.json: error: output_schema is required (at conversion_templates.a.output_schema)"
+ * import { formatDiagnostic } from "./diagnostic.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(formatDiagnostic("cfg.json", { severity: "error", code: "config.missing_field", path: "conversion_templates.a.output_schema", message: "output_schema is required" }), "cfg.json: error: output_schema is required (at conversion_templates.a.output_schema)");
  * ```
  */
 export function formatDiagnostic(label: string, d: Diagnostic): string {

@@ -9,7 +9,8 @@
  * @example
  * ```ts
  * import { emitJson, fromPlain } from "./emit.ts";
- * emitJson(fromPlain({ a: [1, "x"] }), 0); // '{"a":[1,"x"]}'
+ * import assert from "node:assert/strict";
+ * assert.equal(emitJson(fromPlain({ a: [1, "x"] }), 0), '{"a":[1,"x"]}');
  * ```
  * @module
  */
@@ -69,7 +70,10 @@ export function fromNode(node: JsonNode): OutValue {
  *
  * @example
  * ```ts
- * emitNodeJson(parseJson5("{ a: [1.50, 'x'] }").value!); // '{"a":[1.5e0,"x"]}'
+ * import { emitNodeJson } from "./emit.ts";
+ * import { parseJson5 } from "./json5.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(emitNodeJson(parseJson5("{ a: [1.50, 'x'] }").value!), '{"a":[1.5e0,"x"]}');
  * ```
  */
 export function emitNodeJson(node: JsonNode): string {
@@ -116,10 +120,13 @@ export function emitNodeJson(node: JsonNode): string {
  *
  * @example
  * ```ts
+ * import { emitNodeJson, emittedCanonically } from "./emit.ts";
+ * import { parseJson5 } from "./json5.ts";
+ * import assert from "node:assert/strict";
  * const node = parseJson5("{ a: [1, 'x'] }").value!;
- * emittedCanonically(node, emitNodeJson(node)); // true
+ * assert.equal(emittedCanonically(node, emitNodeJson(node)), true);
  * const float = parseJson5("{ a: 1.50 }").value!;
- * emittedCanonically(float, emitNodeJson(float)); // false: emitted as 1.5e0
+ * assert.equal(emittedCanonically(float, emitNodeJson(float)), false); // emitted as 1.5e0
  * ```
  */
 export function emittedCanonically(node: JsonNode, json: string): boolean {
@@ -173,7 +180,9 @@ export function fromPlain(value: unknown): OutValue {
  *
  * @example
  * ```ts
- * zigJsonString('say "hi"\n'); // '"say \\"hi\\"\\n"'
+ * import { zigJsonString } from "./emit.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(zigJsonString('say "hi"\n'), '"say \\"hi\\"\\n"');
  * ```
  */
 export function zigJsonString(s: string): string {

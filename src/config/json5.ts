@@ -11,8 +11,9 @@
  * @example
  * ```ts
  * import { parseJson5 } from "./json5.ts";
+ * import assert from "node:assert/strict";
  * const r = parseJson5("{ a: 1, // note\n b: 'x', }");
- * r.value?.kind; // "object"
+ * assert.equal(r.value?.kind, "object");
  * ```
  * @module
  */
@@ -659,7 +660,9 @@ class Parser {
  *
  * @example
  * ```ts
- * parseJson5("{ data_dir: [1,,] }").error?.message; // "unexpected character — check for ..."
+ * import { parseJson5 } from "./json5.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(parseJson5("{ data_dir: [1,,] }").error?.message, "unexpected character — check for missing quotes, commas, or brackets");
  * ```
  */
 export function parseJson5(text: string, maxBytes = CONFIG_MAX_BYTES): Json5Result {

@@ -5,8 +5,11 @@
  * @example
  * ```ts
  * import { loadConfig } from "./model.ts";
- * const { config, diagnostics } = loadConfig(text, "bxp-cli.json");
- * if (!config) for (const d of diagnostics) console.error(formatDiagnostic("bxp-cli.json", d));
+ * import { formatDiagnostic } from "./diagnostic.ts";
+ * import assert from "node:assert/strict";
+ * const { config, diagnostics } = loadConfig("{}", "bxp-cli.json");
+ * assert.equal(config, null);
+ * assert.match(formatDiagnostic("bxp-cli.json", diagnostics[0]), /^bxp-cli\.json: error: no conversion_templates defined/);
  * ```
  * @module
  */

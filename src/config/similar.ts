@@ -14,7 +14,9 @@ export function editDistance(a: string, b: string): number {
  *
  * @example
  * ```ts
- * loweredEditDistance("symbo", "symbol"); // 1
+ * import { loweredEditDistance } from "./similar.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(loweredEditDistance("symbo", "symbol"), 1);
  * ```
  */
 export function loweredEditDistance(x: string, y: string): number {
@@ -42,7 +44,9 @@ export function loweredEditDistance(x: string, y: string): number {
  *
  * @example
  * ```ts
- * closestName("file_patter_in", ["data_dir", "file_pattern_in"]); // "file_pattern_in"
+ * import { closestName } from "./similar.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(closestName("file_patter_in", ["data_dir", "file_pattern_in"]), "file_pattern_in");
  * ```
  */
 export function closestName(name: string, candidates: Iterable<string>, maxDistance = 2): string | null {
