@@ -431,7 +431,9 @@ class Parser {
  *
  * @example
  * ```ts
- * parseJson5("{ data_dir: [1,,] }").error?.message; // "unexpected character — check for ..."
+ * import { parseJson5Reference } from "./json5_reference.ts";
+ * import assert from "node:assert/strict";
+ * assert.match(parseJson5Reference("{ data_dir: [1,,] }").error!.message, /^unexpected character — check for /);
  * ```
  */
 export function parseJson5Reference(text: string, maxBytes = CONFIG_MAX_BYTES): Json5Result {
