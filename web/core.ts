@@ -4,9 +4,17 @@
  * Kept apart from the worker's message loop so it can run anywhere (the bench calls it too).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { PlaygroundCore } from "./core.ts";
+ * import assert from "node:assert/strict";
+ * const configText = `{ conversion_templates: { t: { data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".out.csv", row_rules: [{ when: "1 = 1", rows: [{}] }], output_schema: { x: "[x]" } } } }`;
+ * const bytes = new TextEncoder().encode("x\n1\n2\n");
  * const core = new PlaygroundCore();
  * const result = await core.run(configText, [{ name: "a.csv", bytes }], 1000);
+ * console.log(JSON.stringify(result.diagnostics), JSON.stringify(result.log));
+ * assert.equal(result.exitCode, 0);
+ * assert.equal(result.rowsOut, 2);
  * ```
  * @module
  */
@@ -280,16 +288,19 @@ export class PlaygroundCore {
   /**
    * Puts the inputs into every template's data folder (deduplicated) of a fresh in-memory file system. A name
    * with a folder (`inbox/2025/a.csv`) is a path from the config's folder instead, put there once: how the
-   * folders of a `data_dir` list get their own inputs. A list's folders exist only through such inputs, as on
-   * disk, where a folder nobody made is "not found".
+   * folders of a `data_dir` list get their own inputs (plain names go into its first folder). A list's
+   * folders exist only through inputs, as on disk, where a folder nobody made is "not found".
    */
   #stage(config: BxpConfig, files: readonly InputFile[]): MemoryFs {
     const fs = new MemoryFs(BASE);
-    const single = config.templates.filter((t) => t.dataDirs.length <= 1);
-    const dirs = new Set(single.map((t) => fs.abs(t.dataDir)));
+    const plain = files.filter((f) => !f.name.includes("/"));
+    const listsNeed = plain.length > 0;
+    const dirs = new Set(
+      config.templates.filter((t) => t.dataDirs.length <= 1 || listsNeed).map((t) => fs.abs(t.dataDir)),
+    );
     for (const dir of dirs) {
       fs.mkdir(dir);
-      for (const f of files) if (!f.name.includes("/")) fs.put(`${dir}/${f.name}`, f.bytes);
+      for (const f of plain) fs.put(`${dir}/${f.name}`, f.bytes);
     }
     for (const f of files) if (f.name.includes("/")) fs.put(fs.abs(f.name), f.bytes);
     return fs;

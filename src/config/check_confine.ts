@@ -66,8 +66,11 @@ export function checkConfinement(templates: readonly TemplateConfig[], configDir
     });
   };
   for (const t of templates) {
-    const dir = pathEscapes(t.dataDir, configDir);
-    if (dir !== null) add(t.id, "data_dir", "data_dir", t.dataDir, dir);
+    t.dataDirs.forEach((d, i) => {
+      const dir = pathEscapes(d, configDir);
+      const key = t.dataDirs.length > 1 ? `data_dir.${i}` : "data_dir";
+      if (dir !== null) add(t.id, key, "data_dir", d, dir);
+    });
     const parts: [key: string, value: string][] = [
       ["file_pattern_in", t.filePatternIn],
       ["file_pattern_out", t.filePatternOut],

@@ -20,13 +20,14 @@ export function checkPatternCollisions(templates: readonly TemplateConfig[]): Di
   const out: Diagnostic[] = [];
   templates.forEach((a, i) => {
     for (const b of templates.slice(i + 1)) {
-      if (a.dataDir !== b.dataDir || !suffixesOverlap(a.filePatternIn, b.filePatternIn)) continue;
+      const shared = a.dataDirs.find((d) => b.dataDirs.includes(d));
+      if (shared === undefined || !suffixesOverlap(a.filePatternIn, b.filePatternIn)) continue;
       out.push({
         severity: "warning",
         code: "config.pattern_collision",
         path: joinPath(templatePath(a.id), "file_pattern_in"),
         message:
-          `data_dir+file_pattern_in matches the same files as template '${b.id}' (data_dir='${a.dataDir}', patterns: '${a.filePatternIn}' vs '${b.filePatternIn}')`,
+          `data_dir+file_pattern_in matches the same files as template '${b.id}' (data_dir='${shared}', patterns: '${a.filePatternIn}' vs '${b.filePatternIn}')`,
       });
     }
   });
@@ -48,33 +49,45 @@ export interface FsProbe {
 async function probeAll(templates: readonly TemplateConfig[], fs: FsProbe): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   for (const t of templates) {
-    const at = joinPath(templatePath(t.id), "data_dir");
-    let probe: DirProbe;
-    try {
-      probe = await fs.inspectDir(t.dataDir);
-    } catch (err) {
-      probe = { kind: "unreadable", error: err instanceof Error ? err.message : String(err) };
+    // Every folder of a data_dir list is probed; a list's "no input files" means none in any folder.
+    const several = t.dataDirs.length > 1;
+    let matching = 0;
+    let listed = 0;
+    for (let i = 0; i < t.dataDirs.length; i++) {
+      const dataDir = t.dataDirs[i];
+      const at = joinPath(templatePath(t.id), several ? `data_dir.${i}` : "data_dir");
+      let probe: DirProbe;
+      try {
+        probe = await fs.inspectDir(dataDir);
+      } catch (err) {
+        probe = { kind: "unreadable", error: err instanceof Error ? err.message : String(err) };
+      }
+      if (probe.kind === "missing") {
+        out.push({
+          severity: "error",
+          code: "fs.dir_not_found",
+          path: at,
+          message: `data_dir does not exist: '${dataDir}'`,
+        });
+      } else if (probe.kind === "unreadable") {
+        out.push({
+          severity: "warning",
+          code: "fs.dir_unreadable",
+          path: at,
+          message: `data_dir cannot be opened (${probe.error}): '${dataDir}'`,
+        });
+      } else {
+        listed++;
+        if (probe.files.some((f) => f.endsWith(t.filePatternIn))) matching++;
+      }
     }
-    if (probe.kind === "missing") {
-      out.push({
-        severity: "error",
-        code: "fs.dir_not_found",
-        path: at,
-        message: `data_dir does not exist: '${t.dataDir}'`,
-      });
-    } else if (probe.kind === "unreadable") {
-      out.push({
-        severity: "warning",
-        code: "fs.dir_unreadable",
-        path: at,
-        message: `data_dir cannot be opened (${probe.error}): '${t.dataDir}'`,
-      });
-    } else if (!probe.files.some((f) => f.endsWith(t.filePatternIn))) {
+    if (listed === t.dataDirs.length && listed > 0 && matching === 0) {
+      const shown = t.dataDirs.map((d) => `'${d}'`).join(", ");
       out.push({
         severity: "warning",
         code: "fs.no_input_files",
-        path: at,
-        message: `data_dir '${t.dataDir}' contains no files matching '${t.filePatternIn}'`,
+        path: joinPath(templatePath(t.id), "data_dir"),
+        message: `data_dir ${shown} contains no files matching '${t.filePatternIn}'`,
       });
     }
   }

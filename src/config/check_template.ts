@@ -49,7 +49,16 @@ export function checkTemplate(t: TemplateConfig): Diagnostic[] {
   const err = (code: string, suffix: string, message: string) =>
     out.push({ severity: "error", code, message, path: joinPath(base, suffix) });
 
-  if (t.dataDir === "") err("config.empty_value", "data_dir", "data_dir must not be empty");
+  if (t.dataDirs.length <= 1) {
+    if (t.dataDir === "") err("config.empty_value", "data_dir", "data_dir must not be empty");
+  } else {
+    t.dataDirs.forEach((dir, i) => {
+      if (dir === "") err("config.empty_value", `data_dir.${i}`, "data_dir folder must not be empty");
+      else if (t.dataDirs.indexOf(dir) < i) {
+        err("config.invalid_value", `data_dir.${i}`, `data_dir lists '${dir}' twice`);
+      }
+    });
+  }
   if (t.filePatternIn === "") {
     err(
       "config.empty_value",

@@ -159,6 +159,12 @@ function templateSchema(): JsonSchemaNode {
       type: "object",
       additionalProperties: annotate(schemaEntry(`${T}.output_schema.*`), { type: "string" }),
     }),
+    data_dir: annotate(schemaEntry(`${T}.data_dir`), {
+      oneOf: [
+        { type: "string", minLength: 1 },
+        { type: "array", items: { type: "string", minLength: 1 }, minItems: 1, uniqueItems: true },
+      ],
+    }),
     fill_down: annotate(schemaEntry(`${T}.fill_down`), {
       type: "array",
       items: { type: "string", minLength: 1 },

@@ -428,6 +428,33 @@ class TemplateReader {
     return out;
   }
 
+  /**
+   * `data_dir`: one folder (bxp), or a list of folders (ours). A value of another type reads as "." as in
+   * bxp; a list item that is not a string is an error (bxp has no lists to be lenient about).
+   */
+  dataDirs(): string[] {
+    const v = this.get("data_dir");
+    if (v?.kind === "string") return [v.value];
+    if (v?.kind !== "array") return ["."];
+    if (v.items.length === 0) {
+      this.emit("error", "config.empty_value", "data_dir", "data_dir must not be an empty list");
+      return [];
+    }
+    const out: string[] = [];
+    v.items.forEach((item, i) => {
+      if (item.kind === "string") out.push(item.value);
+      else {
+        this.emit(
+          "error",
+          "config.wrong_type",
+          `data_dir.${i}`,
+          `data_dir.${i} must be a folder (a string), got ${valueTagName(item)}`,
+        );
+      }
+    });
+    return out;
+  }
+
   /** `fill_down`: column names. Not bxp's, so a value it cannot use is an error, never silently ignored. */
   fillDown(): string[] {
     const v = this.get("fill_down");
@@ -458,13 +485,15 @@ class TemplateReader {
 
   read(): TemplateConfig {
     const isObject = this.node.kind === "object";
-    const dataDir = isObject ? this.optString("data_dir") ?? "." : ".";
+    const dataDirs = isObject ? this.dataDirs() : ["."];
+    const dataDir = dataDirs[0] ?? ".";
     const filePatternIn = isObject ? this.optString("file_pattern_in") ?? "" : "";
     const filePatternOut = isObject ? this.optString("file_pattern_out") ?? "" : "";
     const base: TemplateConfig = {
       id: this.id,
       description: null,
       dataDir,
+      dataDirs,
       fileTypeIn: "csv",
       fileTypeOut: "csv",
       filePatternIn,

@@ -242,7 +242,7 @@ const TEMPLATE_FIELDS: FieldDoc[] = [
     required: true,
     rule: "string",
     description:
-      "Folder holding the input files, relative to the config file (or absolute). Outputs are written there too.",
+      'Folder holding the input files, relative to the config file (or absolute). Outputs are written there too. A list of folders (["inbox/2024", "inbox/2025"], not in bxp) reads every folder\'s inputs, folders in list order and names in order inside each, writes each output beside its input and the combined output into the first folder; one input name in two folders is refused.',
     validator: "non_empty",
   }),
   field({

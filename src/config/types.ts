@@ -47,7 +47,13 @@ export interface RowRule {
 export interface TemplateConfig {
   id: string;
   description: string | null;
+  /** `data_dir`, or the first folder of a `data_dir` list (where the combined output goes). */
   dataDir: string;
+  /**
+   * Every folder of `data_dir` in list order (not bxp's: bxp takes one string); `[dataDir]` for a string.
+   * Inputs are taken folder by folder, each folder's in bxp's name order, and written beside their inputs.
+   */
+  dataDirs: string[];
   fileTypeIn: "csv" | "json";
   fileTypeOut: "csv" | "json";
   filePatternIn: string;

@@ -140,6 +140,28 @@ export function outputCollision(t: TemplatePlan["template"], inputs: readonly st
   return null;
 }
 
+/**
+ * Why input names of a `data_dir` list collide, or null: one name in two of its folders. The outputs would
+ * not overwrite each other (each is beside its input), but messages, findings and `FILENAME()` name an input
+ * by its name alone, so two of them could not be told apart. `seen` maps the names of earlier folders.
+ */
+export function duplicateInput(
+  t: TemplatePlan["template"],
+  names: readonly string[],
+  dir: string,
+  seen: Map<string, string>,
+): string | null {
+  for (const n of names) {
+    const other = seen.get(n);
+    if (other !== undefined) {
+      return `template '${t.id}': input '${n}' is in both '${other}' and '${dir}' (data_dir list): ` +
+        `messages, findings and FILENAME() name inputs by name alone; rename one of them`;
+    }
+    seen.set(n, dir);
+  }
+  return null;
+}
+
 function mentionsLookup(plan: TemplatePlan): boolean {
   const has = (s: string) => s.includes("LOOKUP(");
   return plan.inputVars.some((v) => has(v.source)) ||
@@ -152,15 +174,18 @@ export function compareNames(a: string, b: string): number {
 }
 
 /**
- * Converts every matching file of one template in `dir`. Problems are reported and flagged in the returned
- * stats (`hasFatal`); `stopped` says the run must not go on (a file failed midway), while a missing data
- * folder only fails this template, as in bxp.
+ * Converts every matching file of one template in `dirs` (a `data_dir` list: folders in list order, each
+ * folder's files in bxp's name order, each output beside its input, the combined output in the first
+ * folder). Problems are reported and flagged in the returned stats (`hasFatal`); `stopped` says the run must
+ * not go on (a file failed midway), while a missing data folder only fails this template, as in bxp.
  */
 export async function convertTemplate(
   plan: TemplatePlan,
-  dir: string,
+  dirs: string | readonly string[],
   env: RunEnv,
 ): Promise<{ stats: SectionStats; stopped: boolean }> {
+  const folders = typeof dirs === "string" ? [dirs] : dirs;
+  const dir = folders[0];
   const stats = newStats();
   let stopped = false;
   const started = env.now();
@@ -179,25 +204,35 @@ export async function convertTemplate(
     stats.warnings++;
   }
 
-  const listed = await fs.listFiles(dir);
-  if (listed === null) {
-    reporter.fatal(`error: directory not found: '${dir}'\n`);
-    stats.hasFatal = true;
-    return finish();
+  const listings: string[][] = [];
+  for (const d of folders) {
+    const listed = await fs.listFiles(d);
+    if (listed === null) {
+      reporter.fatal(`error: directory not found: '${d}'\n`);
+      stats.hasFatal = true;
+    } else listings.push(listed);
   }
-  for (const line of await fs.sweepStaleTemps?.(dir) ?? []) reporter.warning(`note: ${line}\n`);
-  const { inputs: names, ownOutputs } = selectInputs(t, listed);
-  for (const n of ownOutputs) {
-    reporter.warning(`note: skipping '${n}': it is an output of template '${t.id}', not an input\n`);
+  if (stats.hasFatal) return finish();
+  /** Every input as (folder, name), folders in list order. */
+  const inputs: { dir: string; name: string }[] = [];
+  const seenIn = new Map<string, string>();
+  for (let k = 0; k < folders.length; k++) {
+    const d = folders[k];
+    for (const line of await fs.sweepStaleTemps?.(d) ?? []) reporter.warning(`note: ${line}\n`);
+    const { inputs: names, ownOutputs } = selectInputs(t, listings[k]);
+    for (const n of ownOutputs) {
+      reporter.warning(`note: skipping '${n}': it is an output of template '${t.id}', not an input\n`);
+    }
+    const collision = outputCollision(t, names) ?? duplicateInput(t, names, d, seenIn);
+    if (collision !== null) {
+      reporter.fatal(`error: ${collision} (in '${d}'); nothing was written\n`);
+      stats.hasFatal = true;
+      return finish();
+    }
+    for (const name of names) inputs.push({ dir: d, name });
   }
-  if (names.length === 0) {
-    reporter.info(`No input files for template '${t.id}' in '${dir}'\n`);
-    return finish();
-  }
-  const collision = outputCollision(t, names);
-  if (collision !== null) {
-    reporter.fatal(`error: ${collision} (in '${dir}'); nothing was written\n`);
-    stats.hasFatal = true;
+  if (inputs.length === 0) {
+    reporter.info(`No input files for template '${t.id}' in ${folders.map((d) => `'${d}'`).join(", ")}\n`);
     return finish();
   }
 
@@ -236,15 +271,18 @@ export async function convertTemplate(
     };
     // What each file leaves to convert in blocks after it, for the block pool's forecast.
     const blockBytes: number[] = [];
-    for (const name of names) blockBytes.push(await blockInputBytes(run, fs.join(dir, name)).catch(() => 0));
+    for (const input of inputs) {
+      blockBytes.push(await blockInputBytes(run, fs.join(input.dir, input.name)).catch(() => 0));
+    }
     let later = blockBytes.reduce((a, b) => a + b, 0);
-    for (let i = 0; i < names.length; i++) {
+    for (let i = 0; i < inputs.length; i++) {
       later -= blockBytes[i];
       const found = stats.findings.length;
-      await convertFile(run, names[i], stats, later);
+      const at = inputs[i].dir;
+      await convertFile(at === dir ? run : { ...run, dir: at }, inputs[i].name, stats, later);
       // Under --strict every finding is already an error; otherwise the ones that mean a broken output count
       // as warnings, so such a run never ends "ok" (exit 0).
-      if (!env.strict) countFindingWarnings(stats, found, t.csvDelimiterOut, dir, reporter);
+      if (!env.strict) countFindingWarnings(stats, found, t.csvDelimiterOut, at, reporter);
     }
     if (combined !== null) {
       combined.writer.finish();

@@ -27,10 +27,12 @@ import { compareNames, type RunEnv } from "./convert_template.ts";
 import { newStats, type SectionStats, summaryLine } from "./stats.ts";
 import { writtenPaths } from "./containers/targets.ts";
 
-/** A template selected for this run and the data folder it reads. */
+/** A template selected for this run and the data folders it reads (`dirs[0]` is `dir`). */
 export interface SelectedTemplate {
   readonly template: TemplateConfig;
   readonly dir: string;
+  /** Every folder, in `data_dir` list order (one for a plain `data_dir` or `--data`). */
+  readonly dirs: readonly string[];
 }
 
 async function namesWithSuffix(env: RunEnv, dir: string, suffix: string): Promise<string[] | null> {
@@ -44,7 +46,9 @@ export async function unpackZips(selected: readonly SelectedTemplate[], env: Run
   const started = env.now();
   const dirs = new Map<string, NonNullable<TemplateConfig["zipInput"]>>();
   for (const s of selected) {
-    if (s.template.zipInput !== null && !dirs.has(s.dir)) dirs.set(s.dir, s.template.zipInput);
+    for (const dir of s.dirs) {
+      if (s.template.zipInput !== null && !dirs.has(dir)) dirs.set(dir, s.template.zipInput);
+    }
   }
   if (dirs.size === 0) return stats;
   const { fs, reporter } = env;
@@ -114,9 +118,11 @@ export async function extractSheets(
   const dirs = new Map<string, NonNullable<TemplateConfig["xlsxSheet"]>[]>();
   for (const s of selected) {
     if (s.template.xlsxSheet === null) continue;
-    const specs = dirs.get(s.dir) ?? [];
-    specs.push(s.template.xlsxSheet);
-    dirs.set(s.dir, specs);
+    for (const dir of s.dirs) {
+      const specs = dirs.get(dir) ?? [];
+      specs.push(s.template.xlsxSheet);
+      dirs.set(dir, specs);
+    }
   }
   if (dirs.size === 0) return stats;
   const { fs, reporter } = env;

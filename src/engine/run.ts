@@ -15,6 +15,7 @@ import { ExprError } from "../lang/mod.ts";
 import {
   combinedName,
   convertTemplate,
+  duplicateInput,
   outputCollision,
   type RunEnv,
   selectInputs,
@@ -96,13 +97,15 @@ async function measureInputs(selected: readonly SelectedTemplate[], env: RunEnv)
   if (!progress) return;
   let total = 0;
   for (const s of selected) {
-    const listed = await env.fs.listFiles(s.dir);
-    if (listed === null) continue;
-    for (const name of selectInputs(s.template, listed).inputs) {
-      try {
-        total += await env.fs.fileSize(env.fs.join(s.dir, name));
-      } catch {
-        // vanished or unreadable: the template run reports it
+    for (const dir of s.dirs) {
+      const listed = await env.fs.listFiles(dir);
+      if (listed === null) continue;
+      for (const name of selectInputs(s.template, listed).inputs) {
+        try {
+          total += await env.fs.fileSize(env.fs.join(dir, name));
+        } catch {
+          // vanished or unreadable: the template run reports it
+        }
       }
     }
   }
@@ -117,41 +120,68 @@ async function measureInputs(selected: readonly SelectedTemplate[], env: RunEnv)
  */
 export async function plannedCollision(
   plans: readonly TemplatePlan[],
-  dirs: readonly string[],
+  folders: readonly (string | readonly string[])[],
   env: Pick<RunEnv, "fs">,
 ): Promise<string | null> {
   const listings = new Map<string, Set<string>>();
   const writers = new Map<string, string>();
   for (let i = 0; i < plans.length; i++) {
     const t = plans[i].template;
-    const dir = dirs[i];
-    let names = listings.get(dir);
-    if (names === undefined) {
-      const listed = await env.fs.listFiles(dir);
-      if (listed === null) continue; // the template run reports the missing folder
-      names = new Set(listed);
-      listings.set(dir, names);
+    const dirs = typeof folders[i] === "string" ? [folders[i] as string] : folders[i] as readonly string[];
+    // One input name in two folders of a list: refused (bxp-cli names files by name alone).
+    const seenIn = new Map<string, string>();
+    for (const dir of dirs) {
+      const found = await folderCollision(t, dir, listings, writers, seenIn, env);
+      if (found !== null) return found;
     }
-    const { inputs } = selectInputs(t, [...names]);
-    const own = outputCollision(t, inputs);
-    if (own !== null) return `${own} (in '${dir}')`;
-    const outputs = inputs.map((n) => ({
-      name: outputName(n, t.filePatternIn, t.filePatternOut),
-      what: `the output of '${n}'`,
-    }));
-    if (t.combinedOutput && inputs.length > 0) {
-      outputs.push({ name: combinedName(t), what: "its combined output" });
+    // The combined output goes into the first folder, once any folder has inputs.
+    if (t.combinedOutput && seenIn.size > 0) {
+      const found = claim(env.fs.join(dirs[0], combinedName(t)), t.id, "its combined output", writers);
+      if (found !== null) return found;
+      listings.get(dirs[0])?.add(combinedName(t));
     }
-    for (const o of outputs) {
-      const path = env.fs.join(dir, o.name);
-      const earlier = writers.get(path);
-      if (earlier !== undefined) {
-        return `templates ${earlier} and '${t.id}' (${o.what}) would both write '${path}': the later ` +
-          `would replace the earlier's output; give them different file_pattern_out or data_dir`;
-      }
-      writers.set(path, `'${t.id}' (${o.what})`);
-      names.add(o.name);
-    }
+  }
+  return null;
+}
+
+/** Notes that template `id` writes `path`, or says which earlier template writes it too. */
+function claim(path: string, id: string, what: string, writers: Map<string, string>): string | null {
+  const earlier = writers.get(path);
+  if (earlier !== undefined) {
+    return `templates ${earlier} and '${id}' (${what}) would both write '${path}': the later ` +
+      `would replace the earlier's output; give them different file_pattern_out or data_dir`;
+  }
+  writers.set(path, `'${id}' (${what})`);
+  return null;
+}
+
+/** {@link plannedCollision} for one folder of one template; the combined output goes to the first folder. */
+async function folderCollision(
+  t: TemplatePlan["template"],
+  dir: string,
+  listings: Map<string, Set<string>>,
+  writers: Map<string, string>,
+  seenIn: Map<string, string>,
+  env: Pick<RunEnv, "fs">,
+): Promise<string | null> {
+  let names = listings.get(dir);
+  if (names === undefined) {
+    const listed = await env.fs.listFiles(dir);
+    if (listed === null) return null; // the template run reports the missing folder
+    names = new Set(listed);
+    listings.set(dir, names);
+  }
+  const { inputs } = selectInputs(t, [...names]);
+  const own = outputCollision(t, inputs) ?? duplicateInput(t, inputs, dir, seenIn);
+  if (own !== null) return `${own} (in '${dir}')`;
+  const outputs = inputs.map((n) => ({
+    name: outputName(n, t.filePatternIn, t.filePatternOut),
+    what: `the output of '${n}'`,
+  }));
+  for (const o of outputs) {
+    const found = claim(env.fs.join(dir, o.name), t.id, o.what, writers);
+    if (found !== null) return found;
+    names.add(o.name);
   }
   return null;
 }
@@ -183,10 +213,12 @@ export async function runConversion(req: RunRequest, env: RunEnv): Promise<RunRe
       return done(true);
     }
   }
-  const selected: SelectedTemplate[] = chosen.map((template) => ({
-    template,
-    dir: req.templateId !== null && req.dataOverride !== null ? req.dataOverride : template.dataDir,
-  }));
+  const selected: SelectedTemplate[] = chosen.map((template) => {
+    const dirs = req.templateId !== null && req.dataOverride !== null
+      ? [req.dataOverride]
+      : template.dataDirs;
+    return { template, dir: dirs[0], dirs };
+  });
 
   const plans: TemplatePlan[] = [];
   for (const s of selected) {
@@ -206,7 +238,7 @@ export async function runConversion(req: RunRequest, env: RunEnv): Promise<RunRe
     if (stats.hasFatal) return done(true);
   }
 
-  const collision = await plannedCollision(plans, selected.map((s) => s.dir), env);
+  const collision = await plannedCollision(plans, selected.map((s) => s.dirs), env);
   if (collision !== null) {
     env.reporter.fatal(`error: ${collision}; nothing was written\n`);
     overall.hasFatal = true;
@@ -215,7 +247,7 @@ export async function runConversion(req: RunRequest, env: RunEnv): Promise<RunRe
 
   await measureInputs(selected, env);
   for (let i = 0; i < plans.length; i++) {
-    const { stats, stopped } = await convertTemplate(plans[i], selected[i].dir, env);
+    const { stats, stopped } = await convertTemplate(plans[i], selected[i].dirs, env);
     if (stopped) {
       // bxp's fatal leaves the template loop and the run at once: no template summary, no overall summary.
       mergeStats(overall, stats);

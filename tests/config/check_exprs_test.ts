@@ -27,6 +27,7 @@ function template(over: Partial<TemplateConfig>): TemplateConfig {
     id: "t",
     description: null,
     dataDir: ".",
+    dataDirs: ["."],
     fileTypeIn: "csv",
     fileTypeOut: "csv",
     filePatternIn: ".csv",

@@ -578,6 +578,22 @@ function template(rng: Rng, k: number, single: boolean, globalMaps: string[]) {
       inputs.push(name);
     }
   }
+  // data_dir as a list (not bxp's): inputs of a second folder, folders in list order, outputs beside their
+  // inputs, the combined output in the first folder; one name in both folders now and then (refused alike).
+  // Every input is named with its folder (`main/x.csv`), as the playground stages such names.
+  const listed = !zip && single && files.length > 0 && rng.chance(0.15);
+  if (listed) {
+    files.forEach((f, i) => {
+      const folder = i === files.length - 1 || rng.chance(0.4) ? "more" : "main";
+      inputs[inputs.indexOf(f.name)] = f.name = `${folder}/${f.name}`;
+    });
+    if (rng.chance(0.1)) {
+      const [folder, base] = files[0].name.split("/");
+      files.push({ name: `${folder === "more" ? "main" : "more"}/${base}`, bytes: files[0].bytes });
+    }
+    t.data_dir = rng.chance(0.5) ? ["main", "more"] : ["more", "main"];
+    features.push("data_dir-list");
+  }
   if (zip && Object.keys(members).length > 0) {
     const dirMode = rng.pick(DIR_MODES);
     t.zip_input = { entry_pattern: suffixIn, dir_mode: dirMode };
@@ -596,7 +612,9 @@ function template(rng: Rng, k: number, single: boolean, globalMaps: string[]) {
   }
   const facts: TemplateFacts = {
     id,
-    partitionable: !json && !zip && !fillDown,
+    // The partition modes and bxp_simulate take one folder's files: a data_dir list is held to the
+    // reference by the other paths.
+    partitionable: !json && !zip && !fillDown && !listed,
     headerLine,
     inputs,
     combined,

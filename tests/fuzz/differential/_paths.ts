@@ -80,7 +80,10 @@ export async function writeCase(dir: string, c: FuzzCase, only?: readonly string
   await Deno.mkdir(dir, { recursive: true });
   await Deno.writeTextFile(join(dir, CONFIG_NAME), c.config);
   for (const f of c.files) {
-    if (only === undefined || only.includes(f.name)) await Deno.writeFile(join(dir, f.name), f.bytes);
+    if (only !== undefined && !only.includes(f.name)) continue;
+    // A data_dir list's second folder holds some inputs (`more/x.csv`).
+    if (f.name.includes("/")) await Deno.mkdir(join(dir, f.name, ".."), { recursive: true });
+    await Deno.writeFile(join(dir, f.name), f.bytes);
   }
 }
 

@@ -11,13 +11,13 @@ import {
   cliOutcome,
   cliPaths,
   compareOutcomes,
-  CONFIG_NAME,
   type Mismatch,
   partitionMismatches,
   playgroundMismatches,
   REFERENCE_ENV,
   simulateMismatches,
   SimulateServer,
+  writeCase,
 } from "./_paths.ts";
 import { Rng } from "./_rng.ts";
 
@@ -68,9 +68,8 @@ export function replayCommand(caseSeed: number): string {
 
 async function keepCase(c: FuzzCase, mismatches: Mismatch[], work: string): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: `bxp-fuzz-case-${c.seed}-` });
-  await Deno.mkdir(join(dir, "data"));
-  await Deno.writeTextFile(join(dir, "data", CONFIG_NAME), c.config);
-  for (const f of c.files) await Deno.writeFile(join(dir, "data", f.name), f.bytes);
+  // writeCase makes the folders of nested inputs too (a data_dir list's `more/`).
+  await writeCase(join(dir, "data"), c);
   await Deno.writeTextFile(
     join(dir, "MISMATCHES.txt"),
     `case seed ${c.seed}; replay: ${
