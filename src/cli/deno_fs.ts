@@ -15,6 +15,8 @@
  * With `writeAside` (a dry run), every output goes to a private scratch folder instead, where later reads
  * find it, and nothing in the data folders is written or removed.
  *
+ * Not run as a test: it needs a real file system.
+ *
  * @example
  * ```ts ignore
  * const fs = new DenoEngineFs("/work/project");

@@ -2,6 +2,8 @@
  * bxp-cli's message routing: informational lines to stdout, warnings and fatals to stderr, all silenced by
  * `--quiet`, info silenced by `--trace`, and everything captured for the single `--debug=json` document.
  *
+ * Not run as a test: it writes to the real stdout and stderr.
+ *
  * @example
  * ```ts ignore
  * const out = new CliReporter({ quiet: false, trace: false, debugJson: false, debug: false });

@@ -6,6 +6,8 @@
  * record through {@link SharedProgress.stop}, whose answer ends the process right there (temporary files
  * removed, exit 130 / 143).
  *
+ * Not run as a test: it starts a watcher thread and catches the process's signals.
+ *
  * @example
  * ```ts ignore
  * const progress = new SharedProgress();

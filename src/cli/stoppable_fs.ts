@@ -4,6 +4,8 @@
  * of microtasks with no turn of the event loop, so no signal listener of the main thread runs; every one of
  * them reads and writes through the file system, so asking there stops them within a chunk.
  *
+ * Not run as a test: it needs a real file system.
+ *
  * @example
  * ```ts ignore
  * const fs = stoppableFs(new DenoEngineFs(dir), progress.stop);

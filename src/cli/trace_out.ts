@@ -2,6 +2,8 @@
  * The BXTB trace of a CLI run, fanned out to stdout (`--trace`) and/or a file (`--trace-file`): frames are
  * encoded once and the same bytes go to both.
  *
+ * Not run as a test: it writes to the real stdout.
+ *
  * @example
  * ```ts ignore
  * const trace = await TraceOut.open({ toStdout: true, file: null });

@@ -4,6 +4,8 @@
  * adding a mode is adding an entry to {@link CLI_COMMANDS}; `main.ts` asks {@link findCommand} first and the
  * usage text lists {@link commandsHelp}.
  *
+ * Not run as a test: it reads the process's arguments and exits.
+ *
  * @example
  * ```ts ignore
  * const command = await findCommand(Deno.args);

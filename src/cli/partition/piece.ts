@@ -3,6 +3,8 @@
  * serial engine would evaluate the same records: the piece is streamed in blocks of whole lines through the
  * engine's own block evaluator (the one its worker threads use), numbering records from `firstRecord`.
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * const out = await convertPiece(setup, facts, lookups, 1001, chunks, (bytes) => write(bytes));

@@ -3,6 +3,8 @@
  * findings and exit status a single bxp-cli run over the same files prints (bxp's per-file warnings, the
  * template's `summary:` and detail lines, the overall line). Pure: messages go to a {@link Reporter}.
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * const stats = summarize(setup, request, reporter, { strict: false, elapsedMs: 1234 });
