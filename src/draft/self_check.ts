@@ -4,9 +4,12 @@
  * expected — every data record written, every other record skipped by a rule that says why, no expression
  * error, no finding. What does not hold is listed in `problems`, never hidden.
  *
+ * Not run as a test: it needs the drafter's own expectation of the sample (draftConfig builds it and calls
+ * this; tests/draft/ run it).
+ *
  * @example
  * ```ts ignore
- * const check = await selfCheck(draft, sampleBytes);
+ * const check = await selfCheck(configText, "bank", "bank.csv", sampleBytes, expected);
  * check.ok;        // true
  * check.rows_out;  // 3
  * ```
