@@ -7,6 +7,8 @@
  * explanation can never disagree with what bxp-cli writes); the per-expression details come from evaluating
  * the plan's compiled expressions one by one in the same context.
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * const plan = planTemplate(template, config.maps);

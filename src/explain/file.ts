@@ -3,6 +3,8 @@
  * filename date range, pre_pass tables) so a single record can be listed or explained in its real context.
  * Pure: the file system is the engine's injected {@link EngineFs}.
  *
+ * Not run as a test: it needs a real file system.
+ *
  * @example
  * ```ts ignore
  * const file = await readFileRecords(fs, plan, "./statement.csv", "statement.csv", { limit: 1000 });
