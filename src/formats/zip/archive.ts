@@ -4,6 +4,8 @@
  * offsets are understood. Member names are decoded as fflate decoded them before (UTF-8 when the entry's
  * flag bit 11 says so, else one byte per character), so names and messages stay what they were.
  *
+ * Not run as a test: it needs a zip archive's reader (tests/formats/ build real archives).
+ *
  * @example
  * ```ts ignore
  * const entries = await readZipEntries(reader);

@@ -196,6 +196,8 @@ function slicer(size: number): TransformStream<Uint8Array, Uint8Array> {
  * natively where the runtime can (several times faster than fflate), else (or with `native` false) with
  * fflate.
  *
+ * Not run as a test: it needs a zip member's facts and data (tests/formats/ build real archives).
+ *
  * @example
  * ```ts ignore
  * const { writable, readable } = memberInflateStream(facts);
