@@ -1,6 +1,8 @@
 /**
  * Writing a whole byte array through a writer whose `write` may take only part of it (a file, stdout).
  *
+ * Not run as a test: it writes to the real stdout.
+ *
  * @example
  * ```ts ignore
  * await writeAll(Deno.stdout, new TextEncoder().encode("done\n"));
