@@ -8,11 +8,11 @@
  * import { PlaygroundCore } from "./core.ts";
  * import assert from "node:assert/strict";
  * const configText = `{ conversion_templates: { t: { data_dir: ".", file_pattern_in: ".csv",
- *   file_pattern_out: ".out.csv", row_rules: [{ when: "1 = 1", rows: [{}] }], output_schema: { x: "[x]" } } } }`;
+ *   file_pattern_out: ".out.csv", input_schema: { $x: "[x]" }, row_rules: [{ when: "1 = 1", rows: [{}] }],
+ *   output_schema: { x: "$x" } } } }`;
  * const bytes = new TextEncoder().encode("x\n1\n2\n");
  * const core = new PlaygroundCore();
  * const result = await core.run(configText, [{ name: "a.csv", bytes }], 1000);
- * console.log(JSON.stringify(result.diagnostics), JSON.stringify(result.log));
  * assert.equal(result.exitCode, 0);
  * assert.equal(result.rowsOut, 2);
  * ```

@@ -4,9 +4,14 @@
  * and named, so the page can say so.
  *
  * @example
- * ```ts ignore
- * location.hash = await encodeState({ config, files }); // "#s=..."
- * const state = await decodeState(location.hash);
+ * ```ts
+ * import { decodeState, encodeState } from "./share.ts";
+ * import assert from "node:assert/strict";
+ * const files = [{ name: "a.csv", bytes: new TextEncoder().encode("x\n1\n") }];
+ * const { hash, omitted } = await encodeState("{}", files); // the page sets location.hash = hash
+ * assert.match(hash, /^#s=[A-Za-z0-9_-]+$/);
+ * assert.deepEqual(omitted, []);
+ * assert.deepEqual(await decodeState(hash), { config: "{}", files, omitted: [] });
  * ```
  * @module
  */
