@@ -3,6 +3,8 @@
  * creates (`$HOME/.cache/bxp-ray-venv`), checked by importing Ray. Also the bxp-cli command line the job
  * should start (the `bxp-cli` task of deno.json, with an absolute entry path).
  *
+ * Not run as a test: it looks for a Python with Ray on the machine.
+ *
  * @example
  * ```ts ignore
  * const env = await findRayPython();

@@ -4,6 +4,8 @@
  * bxp-cli run on them in a scratch folder, measured for wall time, peak RSS and the preparation section's own
  * time (the `summary:` line after `=== unpacking zip archives ===` / `=== preparing work environment ===`).
  *
+ * Not run as a test: it runs bxp-cli processes over a bench folder.
+ *
  * @example
  * ```ts ignore
  * const result = await runContainerPoint(point, { benchDir, root, denoJson, repeat: 1, progress });

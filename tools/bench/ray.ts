@@ -4,6 +4,8 @@
  * outputs compared byte for byte. On two cores Ray adds overhead (cluster start, a process per piece, the
  * pieces' rows through the object store); the figure is there to keep the distributed path honest and exact.
  *
+ * Not run as a test: it runs a Ray cluster.
+ *
  * @example
  * ```ts ignore
  * const r = await benchRay({ benchDir: ".bench", progress: console.error });

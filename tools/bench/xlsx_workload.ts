@@ -3,6 +3,8 @@
  * `ZipDeflate`): one sheet `Data` whose rows mix shared strings, numbers and date-styled serials, grown
  * until the compressed file reaches the wanted size. Deterministic for a seed; nothing is held whole.
  *
+ * Not run as a test: it needs a real file system.
+ *
  * @example
  * ```ts ignore
  * await writeXlsxWorkload(".bench/data/xlsx/book.xlsx", { targetBytes: 200e6, seed: 42 });

@@ -2,6 +2,8 @@
  * Builds the playground into a static folder: the page, its stylesheet, the page and worker bundles (made
  * by `deno bundle`, no CDN at run time) and `examples.json` with the bundled demo.
  *
+ * Not run as a test: it needs a real file system.
+ *
  * @example
  * ```ts ignore
  * await buildPlayground("dist/playground"); // index.html, style.css, app.js, worker.js, examples.json

@@ -1,6 +1,8 @@
 /**
  * Serves a built playground folder on the loopback interface only.
  *
+ * Not run as a test: it serves HTTP on a real port.
+ *
  * @example
  * ```ts ignore
  * const server = servePlayground("dist/playground", 0); // 0: any free port
