@@ -2,6 +2,8 @@
  * The evaluation context of one input file: its columns, the template's maps and settings. Row fields and
  * the record number are set per record by the evaluators; lookups after pre_pass.
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * const ctx = newEvalContext(plan, new Map([["Date", 0]]), "statement");

@@ -2,6 +2,8 @@
  * One input file through one template: header, unknown-field check, pre_pass, the main pass with output
  * written through a staged (temporary, then renamed) file, and the per-file warnings and trace frames.
  *
+ * Not run as a test: it needs a real file system.
+ *
  * @example
  * ```ts ignore
  * await convertFile(run, "statement.csv", stats);

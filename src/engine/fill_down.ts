@@ -7,6 +7,8 @@
  * State crosses records, so a template with `fill_down` converts serially (`blockInputBytes`) and the
  * partition modes refuse it: a block or piece cannot know the previous one's last row.
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * const fill = FillDown.of(plan, columns);

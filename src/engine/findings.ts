@@ -4,6 +4,8 @@
  * an unquoted output, a `DATE_CONVERT` whose format never matched. Always computed (from the per-file
  * {@link RowTally}); reported as informational lines, written by `--findings-file`, and errors under `--strict`.
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * const found = fileFindings({ plan, file: "a.csv", header, records: 10, rowsWritten: 0, tally });
@@ -251,6 +253,8 @@ export function fileFindings(o: FileOutcome): Finding[] {
  * does not read back as the rows that were written (a row gains columns or lines), so a run that wrote one is
  * never "ok": it is a warning (exit 2) naming the file, the first record, the column and the setting to change.
  * A line break does not break the row (the writer rewrites it) but changes the value: a warning too.
+ *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
  *
  * @example
  * ```ts ignore

@@ -2,6 +2,8 @@
  * What bxp warns about once it knows a file's header: too many columns, duplicate names (a `[Name]` reads
  * the rightmost), and field references that look like typos of a real column.
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * const { names, warnings } = checkHeader(header.names, plan, "a.csv");

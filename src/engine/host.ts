@@ -36,6 +36,8 @@ export interface StagedOutput {
 /**
  * A file opened for reads at any offset.
  *
+ * Not run as a test: it needs a real file system.
+ *
  * @example
  * ```ts ignore
  * const file = await fs.openRandomAccess("data/book.xlsx");

@@ -2,6 +2,8 @@
  * A template compiled for the engine: every expression compiled once, rule skip-sets and output columns
  * resolved, so the per-row work is evaluation only.
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * import { planTemplate } from "./plan.ts";

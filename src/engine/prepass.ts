@@ -4,6 +4,8 @@
  * `aggregate` says otherwise (`first`, `sum`, `count`). Keys written by several records under last-wins are
  * noted, for the `prepass_key_collision` finding.
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * const pp = new PrePassCollector(plan, ctx, trace, debug, "a.csv");
@@ -82,9 +84,11 @@ function checkedSum(raw: bigint, what: () => string): string {
  * what the blocks' and pieces' merges do, so they equal one pass over the whole file.
  *
  * @example
- * ```ts ignore
- * combinePartial("sum", "1.5", "2"); // "3.5"
- * combinePartial("first", "a", "b"); // "a"
+ * ```ts
+ * import { combinePartial } from "./prepass.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(combinePartial("sum", "1.5", "2"), "3.5");
+ * assert.equal(combinePartial("first", "a", "b"), "a");
  * ```
  */
 export function combinePartial(

@@ -3,6 +3,8 @@
  * header line handled here) or a JSON array of objects (columns = union of keys, found by a first pass).
  * Records arrive in batches, one batch per input chunk, so callers can write output between batches.
  *
+ * Not run as a test: it needs a real file system.
+ *
  * @example
  * ```ts ignore
  * const src = new CsvRecordSource(fs, path, template, name);

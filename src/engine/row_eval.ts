@@ -2,6 +2,8 @@
  * One source record through a template: input_schema, the first matching row rule, its output rows with
  * overrides, the filename date filter, and the output and trace events — bxp's per-row semantics.
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * const rows = new RowEvaluator(plan, ctx, sinks, options);

@@ -2,6 +2,8 @@
  * Output row writers for the engine: CSV or JSON bytes per the template's output dialect, buffered in
  * large pieces that the engine drains and writes between input chunks.
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * const w = createRowWriter(template);

@@ -4,6 +4,8 @@
  * each whole-expression `DATE_CONVERT` variable fared. Kept cheap (a few comparisons per row) and plain data,
  * so a parallel block's tally travels back from its worker and merges in block order.
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * const tally = newTally(plan);

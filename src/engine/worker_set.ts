@@ -9,6 +9,8 @@
  * worker (`worker.ts`), which answers both message families; session and block ids never collide
  * because each family's answers carry their own types.
  *
+ * Not run as a test: it starts worker threads.
+ *
  * @example
  * ```ts ignore
  * const set = new WorkerSet(navigator.hardwareConcurrency - 1);

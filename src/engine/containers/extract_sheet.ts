@@ -9,6 +9,8 @@
  * replaces a file this run did not write unless that file already holds its exact bytes (then nothing is
  * written), and never writes a file named like a bxp-cli config.
  *
+ * Not run as a test: it needs a real file system and worker threads.
+ *
  * @example
  * ```ts ignore
  * await extractWorkbook({ fs, dir: "data", book: "a.xlsx", specs, threads });

@@ -3,6 +3,8 @@
  * (`memberInflateStream`: native raw inflate, size and CRC-32 checked); chunks are acknowledged once taken,
  * pieces posted (transferred) as they come out.
  *
+ * Not run as a test: it is a worker's own message loop.
+ *
  * @example
  * ```ts ignore
  * const inflate = inflateService((msg, transfer) => self.postMessage(msg, transfer));

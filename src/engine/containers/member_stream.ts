@@ -3,6 +3,8 @@
  * {@link InflateSession} while its pieces are read out, so reading, inflating and the caller's work overlap.
  * Memory stays within a few chunks and their output, whatever the member's size.
  *
+ * Not run as a test: it starts worker threads.
+ *
  * @example
  * ```ts ignore
  * for await (const piece of memberChunks(reader, entry, pool.session(entry))) await out.write(piece);

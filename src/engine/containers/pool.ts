@@ -5,6 +5,8 @@
  * without the worker module). For a worker's member the calling thread only moves bytes: it reads
  * compressed ranges, transfers them to the worker and writes what comes back.
  *
+ * Not run as a test: it starts worker threads.
+ *
  * @example
  * ```ts ignore
  * const pool = await InflatePool.start(2);

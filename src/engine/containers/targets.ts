@@ -7,6 +7,8 @@
  * re-run works as before); any other existing file, and a name a bxp-cli config has, stops the run before
  * anything is written.
  *
+ * Not run as a test: it needs a real file system.
+ *
  * @example
  * ```ts ignore
  * const same = new SameContent(fs.readChunks("data/a.csv"));

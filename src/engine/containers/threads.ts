@@ -3,6 +3,8 @@
  * given back at the end of the pass, before any template converts: the run's shared threads when it has
  * them, else threads started for the pass.
  *
+ * Not run as a test: it starts worker threads.
+ *
  * @example
  * ```ts ignore
  * const threads = new ContainerThreads(containerWorkerCount(env), env.workers ?? null);

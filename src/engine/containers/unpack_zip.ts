@@ -10,6 +10,8 @@
  * name another archive of the folder unpacks to as well stops the run before any member is written. A file
  * already holding the member's exact bytes (an earlier run's copy) is compared, not rewritten.
  *
+ * Not run as a test: it needs a real file system and worker threads.
+ *
  * @example
  * ```ts ignore
  * const unpacked = await unpackArchive({ fs, dir: "data", zipName: "a.zip", options, threads, fresh: false });

@@ -2,6 +2,8 @@
  * Evaluates one block of CSV lines exactly as the serial path evaluates the same records, into buffers the
  * engine appends in block order. Runs inside a worker (or in-process, for tests).
  *
+ * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
+ *
  * @example
  * ```ts ignore
  * const session = new BlockSession(context);

@@ -2,6 +2,8 @@
  * The block side of the engine worker (`../worker.ts`): receives a file context, then blocks of CSV lines,
  * and answers each block with its evaluated output, trace frames and counters (see protocol.ts).
  *
+ * Not run as a test: it is a worker's own message loop.
+ *
  * @example
  * ```ts ignore
  * const blocks = blockService((msg, transfer) => self.postMessage(msg, transfer));

@@ -3,6 +3,8 @@
  * blocks concurrently, and results are applied strictly in block order, so outputs, trace frames, lookup
  * tables and counters are identical to the serial passes.
  *
+ * Not run as a test: it starts worker threads.
+ *
  * @example
  * ```ts ignore
  * const tables = await parallelPrePass(setup);

@@ -2,6 +2,8 @@
  * A small pool of block workers. Blocks go out round-robin; each worker answers in the order it received
  * work, so callers that await results in submission order see the file's order.
  *
+ * Not run as a test: it starts worker threads.
+ *
  * @example
  * ```ts ignore
  * const pool = new BlockPool(2, workerSet); // or without a set: threads of its own
