@@ -2,6 +2,8 @@
  * One template over its data folder: select the input files by suffix, run each through
  * {@link convertFile} in name order, and maintain the optional combined output.
  *
+ * Not run as a test: it needs a real file system.
+ *
  * @example
  * ```ts ignore
  * const stats = await convertTemplate(plan, dir, env);
@@ -74,8 +76,16 @@ export function combinedName(t: TemplatePlan["template"]): string {
  * configs read them on purpose).
  *
  * @example
- * ```ts ignore
- * selectInputs(template, ["a.csv", "a.clean.csv"]); // { inputs: ["a.csv"], ownOutputs: ["a.clean.csv"] }
+ * ```ts
+ * import { selectInputs } from "./convert_template.ts";
+ * import type { TemplatePlan } from "./plan.ts";
+ * import assert from "node:assert/strict";
+ * // Only the fields it reads: a real one comes from planTemplate.
+ * const template = { id: "t", filePatternIn: ".csv", filePatternOut: ".clean.csv", combinedOutput: false };
+ * assert.deepEqual(selectInputs(template as TemplatePlan["template"], ["a.csv", "a.clean.csv"]), {
+ *   inputs: ["a.csv"],
+ *   ownOutputs: ["a.clean.csv"],
+ * });
  * ```
  */
 export function selectInputs(
@@ -119,9 +129,16 @@ function countFindingWarnings(
  * output's name). bxp would list the file twice and keep whichever was written last; here nothing is written.
  *
  * @example
- * ```ts ignore
- * outputCollision(t, ["1-t-combined.csv", "a.csv"]);
- * // "template 't': input '1-t-combined.csv' would write '1-t-combined.out.csv', the combined output's name ..."
+ * ```ts
+ * import { outputCollision } from "./convert_template.ts";
+ * import type { TemplatePlan } from "./plan.ts";
+ * import assert from "node:assert/strict";
+ * // Only the fields it reads: a real one comes from planTemplate.
+ * const t = { id: "t", filePatternIn: ".csv", filePatternOut: ".out.csv", combinedOutput: true } as TemplatePlan["template"];
+ * assert.match(
+ *   outputCollision(t, ["1-t-combined.csv", "a.csv"])!,
+ *   /^template 't': input '1-t-combined\.csv' would write '1-t-combined\.out\.csv', the combined output's name/,
+ * );
  * ```
  */
 export function outputCollision(t: TemplatePlan["template"], inputs: readonly string[]): string | null {

@@ -9,6 +9,8 @@
  * not write nor under a config's name (`containers/targets.ts`). A dry run gets a file system that keeps
  * every output in a private scratch folder (`DenoEngineFs` `writeAside`), so it writes nothing here either.
  *
+ * Not run as a test: it needs a real file system and worker threads.
+ *
  * @example
  * ```ts ignore
  * const zipStats = await unpackZips(selected, env);

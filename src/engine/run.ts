@@ -2,6 +2,8 @@
  * A whole conversion run: zip and xlsx preparation, then the selected templates in declaration order,
  * with bxp's summary lines and the counters of `--debug=json`.
  *
+ * Not run as a test: it needs a real file system.
+ *
  * @example
  * ```ts ignore
  * const result = await runConversion({ config, templateId: null, dataOverride: null, configLabel }, env);
