@@ -9,8 +9,9 @@
  * @example
  * ```ts
  * import { pathEscapes } from "./check_confine.ts";
- * pathEscapes("../../x", "sub"); // "climbs out of the project root ('sub/../../x')"
- * pathEscapes("data", "sub"); // null
+ * import assert from "node:assert/strict";
+ * assert.equal(pathEscapes("../../x", "sub"), "climbs out of the project root ('sub/../../x')");
+ * assert.equal(pathEscapes("data", "sub"), null);
  * ```
  * @module
  */

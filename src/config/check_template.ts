@@ -19,8 +19,9 @@ import type { TemplateConfig } from "./types.ts";
  * @example
  * ```ts
  * import { outputOverwritesInput } from "./check_template.ts";
- * outputOverwritesInput(".csv", ".csv"); // true
- * outputOverwritesInput(".csv", ".clean.csv"); // false: a re-read, which the run's input scan skips
+ * import assert from "node:assert/strict";
+ * assert.equal(outputOverwritesInput(".csv", ".csv"), true);
+ * assert.equal(outputOverwritesInput(".csv", ".clean.csv"), false); // a re-read, which the run's input scan skips
  * ```
  */
 export function outputOverwritesInput(patternIn: string, patternOut: string): boolean {

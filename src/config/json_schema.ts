@@ -8,8 +8,9 @@
  * @example
  * ```ts
  * import { configJsonSchema } from "./json_schema.ts";
+ * import assert from "node:assert/strict";
  * const schema = configJsonSchema();
- * schema.required; // ["conversion_templates"]
+ * assert.deepEqual(schema.required, ["conversion_templates"]);
  * ```
  * @module
  */

@@ -9,8 +9,9 @@
  * @example
  * ```ts
  * import { childKeys, schemaEntry } from "./schema.ts";
- * schemaEntry("conversion_templates.*.csv_text_quote_in")?.default; // "double"
- * childKeys("conversion_templates.*.xlsx_sheet"); // ["name", "header_row", "output_suffix"]
+ * import assert from "node:assert/strict";
+ * assert.equal(schemaEntry("conversion_templates.*.csv_text_quote_in")?.default, "double");
+ * assert.deepEqual(childKeys("conversion_templates.*.xlsx_sheet"), ["name", "header_row", "output_suffix"]);
  * ```
  * @module
  */
@@ -653,7 +654,9 @@ export function childKeys(parent: string): string[] {
  *
  * @example
  * ```ts
- * childKeyList("").includes("conversion_templates"); // true
+ * import { childKeyList } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(childKeyList("").includes("conversion_templates"), true);
  * ```
  */
 export function childKeyList(parent: string): readonly string[] {
