@@ -4,7 +4,8 @@
  * @example
  * ```ts
  * import { concatBytes } from "./bytes.ts";
- * concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])]); // Uint8Array [1, 2, 3]
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])]), new Uint8Array([1, 2, 3]));
  * ```
  * @module
  */
