@@ -21,10 +21,12 @@
  * @example
  * ```ts
  * import { CsvParser } from "./csv_reader.ts";
+ * import assert from "node:assert/strict";
  * const rows: string[][] = [];
  * const parser = new CsvParser({ delimiter: ",", quote: "double", encoding: "utf-8" }, (f) => rows.push(f));
  * parser.push(new TextEncoder().encode("a, b\r\n\"x,y\",z\n"));
- * parser.finish(); // rows: [["a","b"],["x,y","z"]]
+ * parser.finish();
+ * assert.deepEqual(rows, [["a", "b"], ["x,y", "z"]]);
  * ```
  * @module
  */

@@ -12,6 +12,7 @@
  * @example
  * ```ts
  * import { XmlScanner } from "./xml.ts";
+ * import assert from "node:assert/strict";
  * const seen: string[] = [];
  * const s = new XmlScanner({
  *   open: (name: string) => seen.push(`<${name}>`),
@@ -20,7 +21,8 @@
  * });
  * s.push("<v>4");
  * s.push("2</v>");
- * s.finish(); // seen: ["<v>", "42", "</v>"]
+ * s.finish();
+ * assert.deepEqual(seen, ["<v>", "42", "</v>"]); // the text is whole across pushes
  * ```
  * @module
  */
