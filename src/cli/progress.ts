@@ -8,7 +8,10 @@
  * ```ts
  * import { progressJsonLine } from "./progress.ts";
  * import assert from "node:assert/strict";
- * assert.equal(progressJsonLine({ records: 10, bytes: 512, totalBytes: 1024 }), 'bxp-progress {"records":10,"bytes":512,"total_bytes":1024}\n');
+ * assert.equal(
+ *   progressJsonLine({ records: 10, bytes: 512, totalBytes: 1024 }),
+ *   'bxp-progress {"records":10,"bytes":512,"total_bytes":1024}\n',
+ * );
  * ```
  * @module
  */
@@ -69,7 +72,10 @@ function rate(perSecond: number): string {
  * ```ts
  * import { formatProgressLine } from "./progress.ts";
  * import assert from "node:assert/strict";
- * assert.equal(formatProgressLine({ records: 300000, bytes: 50 * 1048576, totalBytes: 100 * 1048576 }, 2000), "bxp-cli  50% 50.0 of 100.0 MB  150k rows/s  elapsed 0:02  remaining ~0:02");
+ * assert.equal(
+ *   formatProgressLine({ records: 300000, bytes: 50 * 1048576, totalBytes: 100 * 1048576 }, 2000),
+ *   "bxp-cli  50% 50.0 of 100.0 MB  150k rows/s  elapsed 0:02  remaining ~0:02",
+ * );
  * ```
  */
 export function formatProgressLine(p: ProgressCounters, elapsedMs: number): string {
