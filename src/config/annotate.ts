@@ -13,7 +13,10 @@
  * import { annotateOutcome } from "./annotate.ts";
  * import { validateConfig } from "./validate.ts";
  * import assert from "node:assert/strict";
- * assert.equal(annotateOutcome(validateConfig("{}")).json, '{"$err_1":{"message":"no conversion_templates defined","code":"config.no_templates"}}');
+ * assert.equal(
+ *   annotateOutcome(validateConfig("{}")).json,
+ *   '{"$err_1":{"message":"no conversion_templates defined","code":"config.no_templates"}}',
+ * );
  * ```
  * @module
  */

@@ -21,7 +21,8 @@ import type { TemplateConfig } from "./types.ts";
  * import { outputOverwritesInput } from "./check_template.ts";
  * import assert from "node:assert/strict";
  * assert.equal(outputOverwritesInput(".csv", ".csv"), true);
- * assert.equal(outputOverwritesInput(".csv", ".clean.csv"), false); // a re-read, which the run's input scan skips
+ * // a re-read, which the run's input scan skips
+ * assert.equal(outputOverwritesInput(".csv", ".clean.csv"), false);
  * ```
  */
 export function outputOverwritesInput(patternIn: string, patternOut: string): boolean {

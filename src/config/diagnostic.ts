@@ -56,7 +56,10 @@ export function hasError(diagnostics: readonly Diagnostic[]): boolean {
  * ```ts
  * import { formatDiagnostic } from "./diagnostic.ts";
  * import assert from "node:assert/strict";
- * assert.equal(formatDiagnostic("cfg.json", { severity: "error", code: "config.missing_field", path: "conversion_templates.a.output_schema", message: "output_schema is required" }), "cfg.json: error: output_schema is required (at conversion_templates.a.output_schema)");
+ * assert.equal(
+ *   formatDiagnostic("cfg.json", { severity: "error", code: "config.missing_field", path: "conversion_templates.a.output_schema", message: "output_schema is required" }),
+ *   "cfg.json: error: output_schema is required (at conversion_templates.a.output_schema)",
+ * );
  * ```
  */
 export function formatDiagnostic(label: string, d: Diagnostic): string {

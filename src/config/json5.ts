@@ -662,7 +662,10 @@ class Parser {
  * ```ts
  * import { parseJson5 } from "./json5.ts";
  * import assert from "node:assert/strict";
- * assert.equal(parseJson5("{ data_dir: [1,,] }").error?.message, "unexpected character — check for missing quotes, commas, or brackets");
+ * assert.equal(
+ *   parseJson5("{ data_dir: [1,,] }").error?.message,
+ *   "unexpected character — check for missing quotes, commas, or brackets",
+ * );
  * ```
  */
 export function parseJson5(text: string, maxBytes = CONFIG_MAX_BYTES): Json5Result {

@@ -9,7 +9,10 @@
  * import assert from "node:assert/strict";
  * const { config, diagnostics } = loadConfig("{}", "bxp-cli.json");
  * assert.equal(config, null);
- * assert.match(formatDiagnostic("bxp-cli.json", diagnostics[0]), /^bxp-cli\.json: error: no conversion_templates defined/);
+ * assert.match(
+ *   formatDiagnostic("bxp-cli.json", diagnostics[0]),
+ *   /^bxp-cli\.json: error: no conversion_templates defined/,
+ * );
  * ```
  * @module
  */
