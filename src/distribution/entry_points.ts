@@ -96,7 +96,10 @@ export function binaryName(entry: EntryPoint, os: string): string {
  * ```ts
  * import { runArgs } from "./entry_points.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(runArgs('{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}', "bxp-cli", "/r/src/cli/main.ts"), ["run", "--no-prompt", "--allow-read", "/r/src/cli/main.ts"]);
+ * assert.deepEqual(
+ *   runArgs('{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}', "bxp-cli", "/r/src/cli/main.ts"),
+ *   ["run", "--no-prompt", "--allow-read", "/r/src/cli/main.ts"],
+ * );
  * ```
  */
 export function runArgs(denoJsonText: string, entry: EntryPoint, modulePath: string): string[] {
