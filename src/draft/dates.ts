@@ -10,7 +10,10 @@
  * ```ts
  * import { inferDateFormat } from "./dates.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(inferDateFormat(["31.12.2024", "01.02.2025"]), { format: "DD.MM.YYYY", kind: "date", ambiguous: null, offset: false });
+ * assert.deepEqual(
+ *   inferDateFormat(["31.12.2024", "01.02.2025"]),
+ *   { format: "DD.MM.YYYY", kind: "date", ambiguous: null, offset: false },
+ * );
  * assert.equal(inferDateFormat(["5.4.2012", "15.10.2012"])?.format, "D.M.YYYY");
  * ```
  * @module

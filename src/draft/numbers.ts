@@ -6,7 +6,8 @@
  * import { numberShape } from "./numbers.ts";
  * import assert from "node:assert/strict";
  * assert.deepEqual(numberShape("1 234,56"), { integer: false, decimal: ",", thousands: " " });
- * assert.deepEqual(numberShape("1,234"), { integer: false, decimal: null, thousands: null }); // ambiguous: 1234 or 1.234
+ * // ambiguous: 1234 or 1.234
+ * assert.deepEqual(numberShape("1,234"), { integer: false, decimal: null, thousands: null });
  * ```
  * @module
  */
