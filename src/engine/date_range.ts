@@ -5,7 +5,10 @@
  * ```ts
  * import { extractDateRange } from "./date_range.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(extractDateRange("statement_2024-01-01_2024-12-31"), { kind: "valid", min: "2024-01-01", max: "2024-12-31" });
+ * assert.deepEqual(
+ *   extractDateRange("statement_2024-01-01_2024-12-31"),
+ *   { kind: "valid", min: "2024-01-01", max: "2024-12-31" },
+ * );
  * ```
  * @module
  */

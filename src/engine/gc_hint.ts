@@ -20,7 +20,8 @@
  * ```ts
  * import { collectGarbageHint } from "./gc_hint.ts";
  * import assert from "node:assert/strict";
- * assert.equal(typeof collectGarbageHint(), "boolean"); // true when a collection ran (deno run --v8-flags=--expose-gc)
+ * // true when a collection ran (deno run --v8-flags=--expose-gc)
+ * assert.equal(typeof collectGarbageHint(), "boolean");
  * ```
  * @module
  */
