@@ -22,7 +22,8 @@
  * import { formatCsvValue } from "./csv_writer.ts";
  * import assert from "node:assert/strict";
  * const out = { delimiter: ",", quote: "double", encoding: "utf-8", decimalSeparator: "," } as const;
- * assert.equal(formatCsvValue("12.5", out), "\"12,5\""); // the new separator is the delimiter, so it is quoted
+ * // the new separator is the delimiter, so it is quoted
+ * assert.equal(formatCsvValue("12.5", out), "\"12,5\"");
  * assert.equal(formatCsvValue("a\"b", out), "\"a\"\"b\"");
  * ```
  * @module

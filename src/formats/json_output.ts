@@ -91,7 +91,10 @@ const LONG_COPY = 64;
  * rows.writeRow(["1", 'say "hi"']);
  * rows.writeRow(["2"]);
  * rows.flush();
- * assert.equal(new TextDecoder().decode(chunks[0]), '{"id":"1","note":"say \\"hi\\""},\n{"id":"2","note":""}');
+ * assert.equal(
+ *   new TextDecoder().decode(chunks[0]),
+ *   '{"id":"1","note":"say \\"hi\\""},\n{"id":"2","note":""}',
+ * );
  * ```
  */
 export class JsonRowEncoder {

@@ -26,7 +26,10 @@
  * import { unzipMembers } from "./zip.ts";
  * import assert from "node:assert/strict";
  * const zip = zipSync({ "CSV/a.csv": new TextEncoder().encode("x\n") });
- * assert.deepEqual(await unzipMembers(zip, { entryPattern: ".csv", dirMode: "basename", pathSeparator: "_" }), [{ entryName: "CSV/a.csv", outputName: "a.csv", bytes: new Uint8Array([120, 10]) }]);
+ * assert.deepEqual(
+ *   await unzipMembers(zip, { entryPattern: ".csv", dirMode: "basename", pathSeparator: "_" }),
+ *   [{ entryName: "CSV/a.csv", outputName: "a.csv", bytes: new Uint8Array([120, 10]) }],
+ * );
  * ```
  * @module
  */

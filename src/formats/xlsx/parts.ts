@@ -6,7 +6,10 @@
  * ```ts
  * import { parseDateStyles } from "./parts.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(parseDateStyles('<cellXfs><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs>'), new Set([1]));
+ * assert.deepEqual(
+ *   parseDateStyles('<cellXfs><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs>'),
+ *   new Set([1]),
+ * );
  * ```
  * @module
  */
