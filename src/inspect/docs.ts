@@ -96,7 +96,10 @@ const NAMED_SECTIONS: readonly DocsSection[] = ["functions", "config_schema"];
  * import { docsAnswer } from "./docs.ts";
  * import assert from "node:assert/strict";
  * assert.equal(JSON.parse(docsAnswer({ name: "upper" }).text!).functions[0].name, "UPPER");
- * assert.match(docsAnswer({ name: "UPPR" }).error!, /^no function or config key named 'UPPR' \(did you mean 'UPPER'\?\); names: IF, /);
+ * assert.match(
+ *   docsAnswer({ name: "UPPR" }).error!,
+ *   /^no function or config key named 'UPPR' \(did you mean 'UPPER'\?\); names: IF, /,
+ * );
  * ```
  */
 export function docsAnswer(filters: { section?: string; name?: string }): { text?: string; error?: string } {

@@ -30,8 +30,14 @@
  * ```ts
  * import { runInline } from "./inline_jobs.ts";
  * import assert from "node:assert/strict";
- * assert.equal(runInline({ kind: "eval", expr: "1 + 2", headers: null, fields: null })?.text, '{"ok":true,"value":"3"}');
- * assert.equal(runInline({ kind: "eval", expr: "REGEX_MATCH('a', 'a')", headers: null, fields: null }), null);
+ * assert.equal(
+ *   runInline({ kind: "eval", expr: "1 + 2", headers: null, fields: null })?.text,
+ *   '{"ok":true,"value":"3"}',
+ * );
+ * assert.equal(
+ *   runInline({ kind: "eval", expr: "REGEX_MATCH('a', 'a')", headers: null, fields: null }),
+ *   null,
+ * );
  * ```
  *
  * @module
@@ -55,7 +61,8 @@ export const INLINE_SPEND_LIMIT = 256 * 1024;
  * ```ts
  * import { jobChars } from "./inline_jobs.ts";
  * import assert from "node:assert/strict";
- * assert.equal(jobChars({ kind: "validate_expr", expr: "UPPER('x')" }, 100), 33); // 13 + 10, and each key + 1
+ * // 13 + 10, and each key + 1
+ * assert.equal(jobChars({ kind: "validate_expr", expr: "UPPER('x')" }, 100), 33);
  * ```
  */
 export function jobChars(job: EvalJob, cap: number): number {

@@ -94,7 +94,10 @@ function withOptions(run: () => EvalOutcome): EvalOutcome {
  * ```ts
  * import { runEvalJob } from "./jobs.ts";
  * import assert from "node:assert/strict";
- * assert.equal(runEvalJob({ kind: "eval", expr: "1 + 2", headers: null, fields: null }).text, '{"ok":true,"value":"3"}');
+ * assert.equal(
+ *   runEvalJob({ kind: "eval", expr: "1 + 2", headers: null, fields: null }).text,
+ *   '{"ok":true,"value":"3"}',
+ * );
  * ```
  */
 export function runEvalJob(job: EvalJob): EvalOutcome {

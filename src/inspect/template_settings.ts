@@ -11,7 +11,10 @@
  * import assert from "node:assert/strict";
  * const config = '{conversion_templates: {bank: {csv_decimal_separator_in: ",", output_schema: {}}}}';
  * assert.equal((templateSettings(config, "bank") as TemplateSettings).decimalSeparator, ",");
- * assert.equal(templateSettings(config, "card"), "template 'card' not found in the config; its templates: bank");
+ * assert.equal(
+ *   templateSettings(config, "card"),
+ *   "template 'card' not found in the config; its templates: bank",
+ * );
  * ```
  * @module
  */
