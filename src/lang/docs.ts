@@ -5,7 +5,10 @@
  * ```ts
  * import { languageDocs } from "./docs.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(languageDocs().functions.find((f) => f.name === "ROUND")?.args[1], { name: "n", kind: "integer_in_range", min: -30, max: 30 });
+ * assert.deepEqual(
+ *   languageDocs().functions.find((f) => f.name === "ROUND")?.args[1],
+ *   { name: "n", kind: "integer_in_range", min: -30, max: 30 },
+ * );
  * ```
  * @module
  */

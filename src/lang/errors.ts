@@ -6,7 +6,10 @@
  * import { ExprError } from "./errors.ts";
  * import assert from "node:assert/strict";
  * const err = new ExprError("UnknownFunction", "unknown function 'FOO'", 0, 3);
- * assert.deepEqual(err.toJSON(), { ok: false, error: "UnknownFunction", detail: "unknown function 'FOO'", off: 0, len: 3 });
+ * assert.deepEqual(
+ *   err.toJSON(),
+ *   { ok: false, error: "UnknownFunction", detail: "unknown function 'FOO'", off: 0, len: 3 },
+ * );
  * ```
  * @module
  */

@@ -455,7 +455,8 @@ const MEMO_AFTER_CALLS = 64;
  * import { dateConverter } from "./format.ts";
  * import assert from "node:assert/strict";
  * const toIso = dateConverter("DD.MM.YYYY", "YYYY-MM-DD");
- * assert.equal(toIso("31.12.2024"), "2024-12-31"); // the same as convertDate("31.12.2024", "DD.MM.YYYY", "YYYY-MM-DD")
+ * // the same as convertDate("31.12.2024", "DD.MM.YYYY", "YYYY-MM-DD")
+ * assert.equal(toIso("31.12.2024"), "2024-12-31");
  * ```
  */
 export function dateConverter(fromFmt: string, toFmt: string): (value: string) => string {

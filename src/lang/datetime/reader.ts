@@ -8,7 +8,10 @@
  * ```ts
  * import { readDateTime } from "./reader.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(readDateTime("2024-03-15T14:23:01.5+02:00"), { year: 2024, month: 3, day: 15, hour: 14, minute: 23, second: 1 });
+ * assert.deepEqual(
+ *   readDateTime("2024-03-15T14:23:01.5+02:00"),
+ *   { year: 2024, month: 3, day: 15, hour: 14, minute: 23, second: 1 },
+ * );
  * assert.equal(readDateTime("2024/03/15"), null);
  * ```
  * @module
