@@ -47,9 +47,15 @@ export type McpCommand =
  * import { parseMcpArgs } from "./cli_args.ts";
  * import assert from "node:assert/strict";
  * assert.deepEqual(parseMcpArgs([]), { kind: "serve", root: null, allowWrite: false });
- * assert.deepEqual(parseMcpArgs(["--root", "/srv/p", "--allow-write"]), { kind: "serve", root: "/srv/p", allowWrite: true });
+ * assert.deepEqual(
+ *   parseMcpArgs(["--root", "/srv/p", "--allow-write"]),
+ *   { kind: "serve", root: "/srv/p", allowWrite: true },
+ * );
  * assert.deepEqual(parseMcpArgs(["--version"]), { kind: "version" });
- * assert.deepEqual(parseMcpArgs(["--bogus"]), { kind: "usage_error", message: "unknown argument '--bogus'" });
+ * assert.deepEqual(
+ *   parseMcpArgs(["--bogus"]),
+ *   { kind: "usage_error", message: "unknown argument '--bogus'" },
+ * );
  * ```
  */
 export function parseMcpArgs(args: readonly string[]): McpCommand {

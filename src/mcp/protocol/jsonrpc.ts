@@ -69,7 +69,10 @@ export type ErrorData = Record<string, unknown>;
  * ```ts
  * import { ErrorCode, errorResponse } from "./jsonrpc.ts";
  * import assert from "node:assert/strict";
- * assert.equal(errorResponse(null, ErrorCode.parseError, "Parse error"), '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
+ * assert.equal(
+ *   errorResponse(null, ErrorCode.parseError, "Parse error"),
+ *   '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}',
+ * );
  * ```
  */
 export function errorResponse(id: WireId | null, code: number, message: string, data?: ErrorData): string {

@@ -231,7 +231,10 @@ export function modernResult(
  * ```ts
  * import { modernResultJson } from "./modern.ts";
  * import assert from "node:assert/strict";
- * assert.equal(modernResultJson('{"content":[]}', '{"name":"s","version":"1"}'), '{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}},"content":[]}');
+ * assert.equal(
+ *   modernResultJson('{"content":[]}', '{"name":"s","version":"1"}'),
+ *   '{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}},"content":[]}',
+ * );
  * ```
  */
 export function modernResultJson(json: string, serverInfoJson: string): string {

@@ -119,7 +119,10 @@ const FAITHFUL_MAX_DEPTH = MAX_JSON_DEPTH * 4;
  * ```ts
  * import { toCallToolResult } from "./tool_result.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(toCallToolResult({ text: '{"ok":true}' }, true), { content: [{ type: "text", text: '{"ok":true}' }], structuredContent: { ok: true }, isError: false });
+ * assert.deepEqual(
+ *   toCallToolResult({ text: '{"ok":true}' }, true),
+ *   { content: [{ type: "text", text: '{"ok":true}' }], structuredContent: { ok: true }, isError: false },
+ * );
  * ```
  */
 export function toCallToolResult(result: ToolResult, allowStructured: boolean): CallToolResult {

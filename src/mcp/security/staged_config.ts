@@ -23,7 +23,10 @@ export function isPlainNamePart(text: string): boolean {
  * ```ts
  * import { outputNameEscape } from "./staged_config.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(outputNameEscape('{conversion_templates:{t:{file_pattern_out:"/../../x"}}}', "t"), { error: "file_pattern_out must be a plain filename suffix (no path separators or '..')", detail: "/../../x" });
+ * assert.deepEqual(
+ *   outputNameEscape('{conversion_templates:{t:{file_pattern_out:"/../../x"}}}', "t"),
+ *   { error: "file_pattern_out must be a plain filename suffix (no path separators or '..')", detail: "/../../x" },
+ * );
  * ```
  */
 export function outputNameEscape(config: string, template: string): { error: string; detail: string } | null {

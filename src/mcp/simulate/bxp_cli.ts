@@ -107,7 +107,10 @@ export async function resolveBxpCli(host: CliHost): Promise<CliCommand> {
  * ```ts
  * import { childEnvironment } from "./bxp_cli.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(childEnvironment((n) => ({ PATH: "/bin", TMPDIR: "/t", HOME: "/root" })[n], "linux"), { PATH: "/bin", TMPDIR: "/t" });
+ * assert.deepEqual(
+ *   childEnvironment((n) => ({ PATH: "/bin", TMPDIR: "/t", HOME: "/root" })[n], "linux"),
+ *   { PATH: "/bin", TMPDIR: "/t" },
+ * );
  * ```
  */
 export function childEnvironment(
@@ -133,7 +136,10 @@ export function childEnvironment(
  * ```ts
  * import { withHeapCap } from "./bxp_cli.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(withHeapCap({ program: "/usr/bin/deno", prefixArgs: ["run", "main.ts"] }, 512).command.prefixArgs, ["run", "--v8-flags=--max-old-space-size=512", "main.ts"]);
+ * assert.deepEqual(
+ *   withHeapCap({ program: "/usr/bin/deno", prefixArgs: ["run", "main.ts"] }, 512).command.prefixArgs,
+ *   ["run", "--v8-flags=--max-old-space-size=512", "main.ts"],
+ * );
  * ```
  */
 export function withHeapCap(

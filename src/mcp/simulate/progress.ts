@@ -25,7 +25,10 @@ export interface CliProgress {
  * ```ts
  * import { parseProgressLine } from "./progress.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(parseProgressLine('bxp-progress {"records":10,"bytes":200,"total_bytes":1000}'), { records: 10, bytes: 200, total_bytes: 1000 });
+ * assert.deepEqual(
+ *   parseProgressLine('bxp-progress {"records":10,"bytes":200,"total_bytes":1000}'),
+ *   { records: 10, bytes: 200, total_bytes: 1000 },
+ * );
  * assert.equal(parseProgressLine("warning: x"), null);
  * ```
  */

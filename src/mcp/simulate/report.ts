@@ -248,7 +248,10 @@ export class TraceFolder {
  * const bytes = new TextEncoder().encode("h\na\nb\n");
  * const trace = foldTrace([{ type: "filtered_row", chunkId: 0, sourceLocator: 2, reason: "rule_skip" }], bytes);
  * assert.equal(trace.available, true);
- * assert.deepEqual(trace.filtered, { count: 1, sample: [{ input_row: 2, source_offset: 2, reason: "rule_skip" }] });
+ * assert.deepEqual(
+ *   trace.filtered,
+ *   { count: 1, sample: [{ input_row: 2, source_offset: 2, reason: "rule_skip" }] },
+ * );
  * ```
  */
 export function foldTrace(frames: readonly BxtbFrame[], input: Uint8Array): TraceSummary {
@@ -588,7 +591,10 @@ function note(cut: string[], kind: string, message: string): void {
  * ```ts
  * import { summaryText } from "./report.ts";
  * import assert from "node:assert/strict";
- * assert.equal(summaryText({ ok: false, error: "template not found in config", detail: "t9" }), "bxp_simulate could not run: template not found in config (t9)");
+ * assert.equal(
+ *   summaryText({ ok: false, error: "template not found in config", detail: "t9" }),
+ *   "bxp_simulate could not run: template not found in config (t9)",
+ * );
  * ```
  */
 export function summaryText(report: Report): string {
@@ -641,7 +647,10 @@ export function summaryText(report: Report): string {
  * ```ts
  * import { refusal } from "./report.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(refusal("template not found in config", "t1"), { ok: false, error: "template not found in config", detail: "t1" });
+ * assert.deepEqual(
+ *   refusal("template not found in config", "t1"),
+ *   { ok: false, error: "template not found in config", detail: "t1" },
+ * );
  * ```
  */
 export function refusal(error: string, detail: string): { ok: false; error: string; detail: string } {

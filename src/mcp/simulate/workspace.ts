@@ -83,7 +83,10 @@ export const MAX_FILE_NAME_BYTES = 255;
  * import { inputNameProblem } from "./workspace.ts";
  * import assert from "node:assert/strict";
  * assert.equal(inputNameProblem("statement_2024.csv", ".csv"), null);
- * assert.equal(inputNameProblem("../x.csv", ".csv"), "must be a plain file name (no path separators, '..' or control characters)");
+ * assert.equal(
+ *   inputNameProblem("../x.csv", ".csv"),
+ *   "must be a plain file name (no path separators, '..' or control characters)",
+ * );
  * ```
  */
 export function inputNameProblem(name: string, pattern: string): string | null {

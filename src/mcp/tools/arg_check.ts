@@ -32,8 +32,12 @@ export type CheckedArgs = { ok: true; args: Record<string, unknown> } | { ok: fa
  * import { checkArguments } from "./arg_check.ts";
  * import assert from "node:assert/strict";
  * const schema = { type: "object", properties: { expr: { type: "string" } }, required: ["expr"] };
- * assert.deepEqual(checkArguments(schema, { expr: 5 }), { ok: false, message: "expected a string for 'expr', got number" });
- * assert.equal(checkArguments(schema, { exp: "1" }).ok, false); // "unknown argument 'exp' (did you mean 'expr'?) ..."
+ * assert.deepEqual(
+ *   checkArguments(schema, { expr: 5 }),
+ *   { ok: false, message: "expected a string for 'expr', got number" },
+ * );
+ * // "unknown argument 'exp' (did you mean 'expr'?) ..."
+ * assert.equal(checkArguments(schema, { exp: "1" }).ok, false);
  * ```
  */
 export function checkArguments(

@@ -89,7 +89,10 @@ const LOOKUP_EXAMPLE = '[{"pre_pass":"rates","key":"EUR","field":"rate","value":
  * // The objects have no prototype (a key named "__proto__" is just a key): compared as JSON here.
  * const json = (args: Parameters<typeof tableArgs>[0]) => JSON.stringify(tableArgs(args));
  * assert.equal(json({ maps: [{ map: "m", key: "a", value: "b" }] }), '{"maps":{"m":{"a":"b"}}}');
- * assert.equal(json({ lookups: [{ pre_pass: "rates", key: "EUR", field: "rate", value: "1.1" }] }), '{"lookups":{"rates\\u0000EUR\\u0000rate":"1.1"}}');
+ * assert.equal(
+ *   json({ lookups: [{ pre_pass: "rates", key: "EUR", field: "rate", value: "1.1" }] }),
+ *   '{"lookups":{"rates\\u0000EUR\\u0000rate":"1.1"}}',
+ * );
  * ```
  */
 export function tableArgs(args: ToolArgs): TableArgs {

@@ -67,7 +67,10 @@ export function answerBytes(result: ToolResult, allowStructured: boolean, budget
  * ```ts
  * import { overBudget } from "./budget.ts";
  * import assert from "node:assert/strict";
- * assert.equal(overBudget("bxp_docs", 300_000, 262_144, "ask for one section").text, "error: the bxp_docs answer is 300000 bytes, over this call's max_bytes budget of 262144: ask for one section, or raise max_bytes (at most 4194304)");
+ * assert.equal(
+ *   overBudget("bxp_docs", 300_000, 262_144, "ask for one section").text,
+ *   "error: the bxp_docs answer is 300000 bytes, over this call's max_bytes budget of 262144: ask for one section, or raise max_bytes (at most 4194304)",
+ * );
  * ```
  */
 export function overBudget(tool: string, size: number, budget: number, narrow?: string): ToolResult {

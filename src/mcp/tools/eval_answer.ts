@@ -59,7 +59,10 @@ export function directSpec(
  * ```ts
  * import { resultJson } from "./eval_answer.ts";
  * import assert from "node:assert/strict";
- * assert.equal(resultJson({ text: '{"ok":true,"value":"3"}' }, true), '{"content":[{"type":"text","text":"{\\"ok\\":true,\\"value\\":\\"3\\"}"}],"structuredContent":{"ok":true,"value":"3"},"isError":false}');
+ * assert.equal(
+ *   resultJson({ text: '{"ok":true,"value":"3"}' }, true),
+ *   '{"content":[{"type":"text","text":"{\\"ok\\":true,\\"value\\":\\"3\\"}"}],"structuredContent":{"ok":true,"value":"3"},"isError":false}',
+ * );
  * ```
  */
 export function resultJson(outcome: EvalOutcome, allowStructured: boolean): string {
@@ -113,7 +116,10 @@ const encoder = new TextEncoder();
  * import assert from "node:assert/strict";
  * const spec = { idJson: "7", maxLineBytes: 4096, budget: 262144, allowStructured: true, outputLock: createOutputLock() };
  * const line = directAnswerLine({ text: '{"ok":true,"value":"3"}' }, spec);
- * assert.match(new TextDecoder().decode(line!), /^\{"jsonrpc":"2\.0","id":7,"result":\{"content":\[.*"isError":false\}\}\n$/);
+ * assert.match(
+ *   new TextDecoder().decode(line!),
+ *   /^\{"jsonrpc":"2\.0","id":7,"result":\{"content":\[.*"isError":false\}\}\n$/,
+ * );
  * ```
  */
 export function directAnswerLine(outcome: EvalOutcome, spec: DirectSpec): Uint8Array | null {

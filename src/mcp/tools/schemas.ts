@@ -35,7 +35,10 @@ export const integerProp = (description?: string): JsonSchema =>
  * ```ts
  * import { objectSchema, stringProp } from "./schemas.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(objectSchema({ expr: stringProp() }, ["expr"]), { type: "object", properties: { expr: { type: "string" } }, required: ["expr"], additionalProperties: false });
+ * assert.deepEqual(
+ *   objectSchema({ expr: stringProp() }, ["expr"]),
+ *   { type: "object", properties: { expr: { type: "string" } }, required: ["expr"], additionalProperties: false },
+ * );
  * ```
  */
 export function objectSchema(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {

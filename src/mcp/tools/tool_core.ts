@@ -10,7 +10,10 @@
  * import { loadToolCore } from "./core_loader.ts";
  * import assert from "node:assert/strict";
  * const core = await loadToolCore();
- * assert.equal(core.runInline({ kind: "eval", expr: "1 + 2", headers: null, fields: null })?.text, '{"ok":true,"value":"3"}');
+ * assert.equal(
+ *   core.runInline({ kind: "eval", expr: "1 + 2", headers: null, fields: null })?.text,
+ *   '{"ok":true,"value":"3"}',
+ * );
  * ```
  * @module
  */
