@@ -12,7 +12,10 @@
  * import { builtinLibrary, findTemplate } from "./mod.ts";
  * import assert from "node:assert/strict";
  * const lib = builtinLibrary();
- * assert.equal(findTemplate(lib, "revolutx_to_wealthfolio")?.description, "Revolut X (crypto) -> Wealthfolio");
+ * assert.equal(
+ *   findTemplate(lib, "revolutx_to_wealthfolio")?.description,
+ *   "Revolut X (crypto) -> Wealthfolio",
+ * );
  * ```
  * @module
  */
