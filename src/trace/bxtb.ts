@@ -29,7 +29,10 @@
  * w.done(0);
  * w.flush();
  * const frames = readBxtb(concatBytes(chunks));
- * assert.deepEqual(frames[0], { type: "output_row", chunkId: 0, sourceLocator: 120, outputIdx: 1, ruleIdx: 0, action: "BUY" });
+ * assert.deepEqual(
+ *   frames[0],
+ *   { type: "output_row", chunkId: 0, sourceLocator: 120, outputIdx: 1, ruleIdx: 0, action: "BUY" },
+ * );
  * ```
  * @module
  */

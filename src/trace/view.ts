@@ -5,7 +5,10 @@
  * ```ts
  * import { formatFrame } from "./view.ts";
  * import assert from "node:assert/strict";
- * assert.equal(formatFrame({ type: "output_row", chunkId: 0, sourceLocator: 1234, outputIdx: 3, ruleIdx: 0, action: "BUY" }), "output_row    @1234  #3 rule=0 BUY");
+ * assert.equal(
+ *   formatFrame({ type: "output_row", chunkId: 0, sourceLocator: 1234, outputIdx: 3, ruleIdx: 0, action: "BUY" }),
+ *   "output_row    @1234  #3 rule=0 BUY",
+ * );
  * ```
  * @module
  */
