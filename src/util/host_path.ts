@@ -8,7 +8,8 @@
  * ```ts
  * import { join, resolve } from "./host_path.ts";
  * import assert from "node:assert/strict";
- * assert.equal(resolve(join("data", "in.csv")), resolve(Deno.cwd(), "data", "in.csv")); // under the working directory
+ * // under the working directory
+ * assert.equal(resolve(join("data", "in.csv")), resolve(Deno.cwd(), "data", "in.csv"));
  * ```
  * @module
  */
