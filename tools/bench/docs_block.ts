@@ -22,7 +22,10 @@ export const END_MARKER = "<!-- bench:end -->";
  * ```ts
  * import { spliceBetweenMarkers } from "./docs_block.ts";
  * import assert from "node:assert/strict";
- * assert.equal(spliceBetweenMarkers("a\n<!-- bench:begin -->\nold\n<!-- bench:end -->\nb\n", "new"), "a\n<!-- bench:begin -->\n\nnew\n\n<!-- bench:end -->\nb\n");
+ * assert.equal(
+ *   spliceBetweenMarkers("a\n<!-- bench:begin -->\nold\n<!-- bench:end -->\nb\n", "new"),
+ *   "a\n<!-- bench:begin -->\n\nnew\n\n<!-- bench:end -->\nb\n",
+ * );
  * ```
  */
 export function spliceBetweenMarkers(doc: string, block: string): string {

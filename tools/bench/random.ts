@@ -7,7 +7,8 @@
  * import { SeededRandom } from "./random.ts";
  * const rng = new SeededRandom(42);
  * import assert from "node:assert/strict";
- * assert.equal(rng.nextUint32(), new SeededRandom(42).nextUint32()); // the same number for seed 42, every time
+ * // the same number for seed 42, every time
+ * assert.equal(rng.nextUint32(), new SeededRandom(42).nextUint32());
  * ```
  * @module
  */

@@ -33,7 +33,10 @@ export interface ProgramSet {
  * ```ts ignore
  * import assert from "node:assert/strict";
  * const set = await fromBinDir("dist/x86_64-unknown-linux-gnu", "linux");
- * assert.deepEqual(set.programs["bxp-mcp"], { command: "/abs/dist/x86_64-unknown-linux-gnu/bxp-mcp", prefixArgs: [] });
+ * assert.deepEqual(
+ *   set.programs["bxp-mcp"],
+ *   { command: "/abs/dist/x86_64-unknown-linux-gnu/bxp-mcp", prefixArgs: [] },
+ * );
  * ```
  */
 export async function fromBinDir(dir: string, os: string): Promise<ProgramSet> {
