@@ -77,7 +77,8 @@ function shapeOf(v: string): Shape | null {
       "n",
       m[1].length === 4 ? "y" : "d",
       m[2],
-      m[4].length === 4 ? "y" : m[4].length === 2 ? "yy" : "?",
+      // Year first: the last field is the day, whatever its width (2012/4/5 and 2012/10/15 are one shape).
+      m[1].length === 4 ? "d" : m[4].length === 4 ? "y" : m[4].length === 2 ? "yy" : "?",
       m[5] ?? "",
       m[8] === undefined ? "" : "s",
       m[9] === undefined ? "" : "f",
