@@ -16,6 +16,7 @@
 import { inputStem } from "../engine/convert_file.ts";
 import { newEvalContext } from "../engine/context.ts";
 import { extractDateRange } from "../engine/date_range.ts";
+import { FillDown } from "../engine/fill_down.ts";
 import { checkHeader } from "../engine/header_checks.ts";
 import type { EngineFs } from "../engine/host.ts";
 import type { TemplatePlan } from "../engine/plan.ts";
@@ -82,9 +83,12 @@ export async function readFileRecords(
   const records: FileRecord[] = [];
   const countAll = opts.countAll ?? true;
   let n = 0;
+  // fill_down applies to every record in order, so a shown record carries what the run's record carries.
+  const fill = FillDown.of(plan, columns);
   try {
-    await source.forEachRecord((fields, locator) => {
+    await source.forEachRecord((raw, locator) => {
       n++;
+      const fields = fill === null ? raw : fill.apply(raw);
       if (records.length < opts.limit) records.push({ recordNum: n, locator, fields });
       else if (!countAll) throw new Enough();
     }, () => Promise.resolve());
@@ -110,14 +114,20 @@ export async function explainFileRecord(
   let lookups: LookupTables | null = null;
   if (plan.prePass.length > 0) {
     const collector = new PrePassCollector(plan, newEvalContext(plan, columns, stem), NULL_TRACE, null);
+    const fill = FillDown.of(plan, columns);
     let k = 0;
-    await source.forEachRecord((fields) => collector.evalRecord(fields, ++k), () => Promise.resolve());
+    await source.forEachRecord(
+      (fields) => collector.evalRecord(fill === null ? fields : fill.apply(fields), ++k),
+      () => Promise.resolve(),
+    );
     lookups = collector.tables;
   }
   let found: string[] | null = null;
   let n = 0;
-  await source.forEachRecord((fields) => {
-    if (++n === recordNum) found = fields;
+  const fill = FillDown.of(plan, columns);
+  await source.forEachRecord((raw) => {
+    const fields = fill === null ? raw : fill.apply(raw);
+    if (++n === recordNum) found = fields as string[];
   }, () => Promise.resolve());
   if (found === null) return null;
   return explainRecord({

@@ -125,3 +125,16 @@ Deno.test("fill_down: not an array, a non-string, an empty name or a headerless 
     }
   }
 });
+
+Deno.test("fill_down: --explain shows a record as the run reads it, filled cells and pre_pass totals included", async () => {
+  const dir = await folder(config({}));
+  try {
+    const r = await runBxpCli(["--config", "c.json", "--explain", "3"], { cwd: dir });
+    assertEquals(r.code, 0, r.stderr);
+    assert(r.text.includes('[Date] = "2024-01-02"'), r.text);
+    assert(r.text.includes('[Acct] = "B"'), r.text);
+    assert(r.text.includes('$s = "6"'), r.text);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
