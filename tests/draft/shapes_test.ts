@@ -149,7 +149,7 @@ Deno.test("draft: next month's footer, with other totals, is still skipped by th
   assert.equal(check.rows_out, 4);
 });
 
-Deno.test("draft: a stated shape is written exactly (trailing minus, 12-hour time, ids)", async () => {
+Deno.test("draft: a stated shape is written exactly (trailing minus, 12-hour time, ids)", () => {
   const out = (name: string) => {
     const d = draftConfig(enc(SAMPLES[name].text), { sampleName: name });
     return d.columns.map((c) => c.expression);
