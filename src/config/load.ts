@@ -440,6 +440,11 @@ class TemplateReader {
       this.emit("error", "config.empty_value", "data_dir", "data_dir must not be an empty list");
       return [];
     }
+    return this.stringItems(v, "data_dir", "a folder");
+  }
+
+  /** The string items of the list at `key`; any other item is a `config.wrong_type` error naming it. */
+  private stringItems(v: Extract<JsonNode, { kind: "array" }>, key: string, what: string): string[] {
     const out: string[] = [];
     v.items.forEach((item, i) => {
       if (item.kind === "string") out.push(item.value);
@@ -447,8 +452,8 @@ class TemplateReader {
         this.emit(
           "error",
           "config.wrong_type",
-          `data_dir.${i}`,
-          `data_dir.${i} must be a folder (a string), got ${valueTagName(item)}`,
+          `${key}.${i}`,
+          `${key}.${i} must be ${what} (a string), got ${valueTagName(item)}`,
         );
       }
     });
@@ -468,19 +473,7 @@ class TemplateReader {
       );
       return [];
     }
-    const out: string[] = [];
-    v.items.forEach((item, i) => {
-      if (item.kind === "string") out.push(item.value);
-      else {
-        this.emit(
-          "error",
-          "config.wrong_type",
-          `fill_down.${i}`,
-          `fill_down.${i} must be a column name (a string), got ${valueTagName(item)}`,
-        );
-      }
-    });
-    return out;
+    return this.stringItems(v, "fill_down", "a column name");
   }
 
   read(): TemplateConfig {
