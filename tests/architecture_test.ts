@@ -77,6 +77,11 @@ Deno.test("the core never imports an adapter", () => {
   assert.deepEqual(violations(files, (s) => /^src\/(cli|mcp)\//.test(s) || s === "main.ts"), []);
 });
 
+Deno.test("the core never imports the host's shared bindings (src/host reads Deno.*)", () => {
+  const files = CORE.flatMap(sources);
+  assert.deepEqual(violations(files, (s) => s.startsWith("src/host/")), []);
+});
+
 Deno.test("the core never imports the host's path functions (they read the process's platform and directory)", () => {
   const files = CORE.flatMap(sources);
   assert.deepEqual(violations(files, (s) => s === "src/util/host_path.ts"), []);
@@ -158,6 +163,60 @@ Deno.test("the cycle check finds a circle that goes through a dynamic import", (
     );
     const found = importCycles(sources(relative(ROOT, dir)));
     assert.deepEqual(found, [[relative(ROOT, join(dir, "a.ts")), relative(ROOT, join(dir, "b.ts"))]]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+/**
+ * The part a source file belongs to: the nearest folder above it, within `src/`, that has a `mod.ts` (its
+ * face), or null when none has one (the adapters' top folders, `src/util`).
+ */
+function partOf(file: string): string | null {
+  for (
+    let dir = file.slice(0, file.lastIndexOf("/"));
+    dir.startsWith("src/");
+    dir = dir.slice(0, dir.lastIndexOf("/"))
+  ) {
+    try {
+      Deno.statSync(join(ROOT, dir, "mod.ts"));
+      return dir;
+    } catch {
+      // no face here: look one folder up
+    }
+  }
+  return null;
+}
+
+/** Imports that enter a part other than the importer's own, anywhere but through that part's `mod.ts`. */
+function faceBypasses(files: string[]): string[] {
+  return files.flatMap((f) =>
+    importsOf(f).filter((s) => {
+      if (!s.startsWith("src/") || !s.endsWith(".ts")) return false;
+      const part = partOf(s);
+      return part !== null && !f.startsWith(part + "/") && s !== `${part}/mod.ts`;
+    }).map((s) => `${f} imports ${s}`)
+  );
+}
+
+Deno.test("imports that cross into a part go through its face (mod.ts); the rest of a part is private", () => {
+  const files = [...sources("src"), ...sources("web"), ...sources("tools"), "main.ts"];
+  assert.deepEqual(faceBypasses(files), []);
+});
+
+Deno.test("the face check finds an import that reaches past a face", () => {
+  const dir = Deno.makeTempDirSync({ dir: join(ROOT, "src"), prefix: "face-probe-" });
+  try {
+    Deno.mkdirSync(join(dir, "inner"));
+    Deno.writeTextFileSync(join(dir, "inner", "mod.ts"), 'export { x } from "./x.ts";\n');
+    Deno.writeTextFileSync(join(dir, "inner", "x.ts"), "export const x = 1;\n");
+    Deno.writeTextFileSync(
+      join(dir, "good.ts"),
+      'import { x } from "./inner/mod.ts";\nexport const g = x;\n',
+    );
+    Deno.writeTextFileSync(join(dir, "bad.ts"), 'import { x } from "./inner/x.ts";\nexport const b = x;\n');
+    const rel = relative(ROOT, dir);
+    assert.deepEqual(faceBypasses(sources(rel)), [`${rel}/bad.ts imports ${rel}/inner/x.ts`]);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -23,7 +23,7 @@
 
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ENTRY_MODULES, entryPointFlags } from "../src/distribution/entry_points.ts";
+import { ENTRY_MODULES, entryPointFlags } from "../src/distribution/mod.ts";
 import { benchOutputColumns } from "./bench/config.ts";
 import { measureExpressionRates } from "./bench/expr_rate.ts";
 import {

@@ -17,7 +17,7 @@ import {
   ENTRY_MODULES,
   type EntryPoint,
   resolveTargets,
-} from "../src/distribution/entry_points.ts";
+} from "../src/distribution/mod.ts";
 
 /** The `--help` text. */
 const COMPILE_HELP = `deno task compile [--target TARGET ...] [--dry-run]

@@ -1,7 +1,7 @@
 /**
  * `deno task install [--root DIR] [--name-suffix S] [--force] [--dry-run]`: puts `bxp-cli` and `bxp-mcp` on
  * the PATH from this checkout with `deno install -g`, each with exactly the permission flags of its deno.json
- * task (read by `src/distribution/entry_points.ts`, the one place they live). `--help` explains the flags.
+ * task (read by `src/distribution/mod.ts`, the one place they live). `--help` explains the flags.
  *
  * The shims run the checkout's modules in place: a `git pull` updates the installed commands at once, and an
  * installed bxp-mcp finds bxp-cli for `bxp_simulate` through the checkout too. `deno install` keeps a copy
@@ -23,7 +23,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ENTRY_MODULES, type EntryPoint, entryPointFlags } from "../src/distribution/entry_points.ts";
+import { ENTRY_MODULES, type EntryPoint, entryPointFlags } from "../src/distribution/mod.ts";
 
 /** What one `deno install -g` of an entry point needs. */
 export interface InstallOptions {

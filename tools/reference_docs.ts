@@ -6,9 +6,9 @@
  */
 
 import { languageDocs } from "../src/lang/mod.ts";
-import { CONFIG_SCHEMA } from "../src/config/schema.ts";
+import { CONFIG_SCHEMA } from "../src/config/mod.ts";
 import { CLI_FLAGS } from "../src/cli/args.ts";
-import { configJsonSchemaText } from "../src/config/json_schema.ts";
+import { configJsonSchemaText } from "../src/config/mod.ts";
 import { BXP_TOOLS, type BxpTool } from "../src/mcp/tools/catalog.ts";
 
 const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");

@@ -19,18 +19,18 @@
  * @module
  */
 
-import { countsAsRunWarning, loadConfig } from "../src/config/model.ts";
-import { CONFIG_SCHEMA } from "../src/config/schema.ts";
+import { countsAsRunWarning, loadConfig } from "../src/config/mod.ts";
+import { CONFIG_SCHEMA } from "../src/config/mod.ts";
 import { explainFileRecord, readFileRecords, type RecordExplanation } from "../src/explain/mod.ts";
-import { planTemplate, type TemplatePlan } from "../src/engine/plan.ts";
-import { runConversion } from "../src/engine/run.ts";
-import type { TraceSink } from "../src/engine/sinks.ts";
-import { exitCodeOf } from "../src/engine/stats.ts";
+import { planTemplate, type TemplatePlan } from "../src/engine/mod.ts";
+import { runConversion } from "../src/engine/mod.ts";
+import type { TraceSink } from "../src/engine/mod.ts";
+import { exitCodeOf } from "../src/engine/mod.ts";
 import { evalTrace } from "../src/inspect/mod.ts";
 import { FUNCTIONS } from "../src/lang/mod.ts";
-import type { BxpConfig } from "../src/config/model.ts";
+import type { BxpConfig } from "../src/config/mod.ts";
 import { charIndexOfByte, placeDiagnostics } from "./diagnostics_map.ts";
-import { MemoryFs } from "../src/engine/memory_fs.ts";
+import { MemoryFs } from "../src/engine/mod.ts";
 import type {
   Answers,
   InputFile,

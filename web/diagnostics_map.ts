@@ -13,8 +13,8 @@
  * @module
  */
 
-import type { Diagnostic } from "../src/config/model.ts";
-import { type JsonNode, parseJson5, type SourcePos } from "../src/config/json5.ts";
+import type { Diagnostic } from "../src/config/mod.ts";
+import { type JsonNode, parseJson5, type SourcePos } from "../src/config/mod.ts";
 import type { PlacedDiagnostic } from "./protocol.ts";
 
 function lineStarts(text: string): number[] {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { bxpCliLine, type Diagnostic } from "../config/model.ts";
+import { bxpCliLine, type Diagnostic } from "../config/mod.ts";
 
 /**
  * A config finding as bxp-cli prints it, plus the place when bxp's line does not carry one: JSON syntax errors

@@ -8,26 +8,26 @@
  */
 
 import { dirname, resolve } from "../util/host_path.ts";
-import { countsAsRunWarning, loadConfigChecked } from "../config/model.ts";
+import { countsAsRunWarning, loadConfigChecked } from "../config/mod.ts";
 import { configFindingText } from "./config_findings.ts";
-import { reportOverall, runConversion, type TemplateSummary, templateSummary } from "../engine/run.ts";
-import { exitCodeOf, newStats, type SectionStats } from "../engine/stats.ts";
-import { NULL_TRACE, type TraceSink } from "../engine/sinks.ts";
+import { reportOverall, runConversion, type TemplateSummary, templateSummary } from "../engine/mod.ts";
+import { exitCodeOf, newStats, type SectionStats } from "../engine/mod.ts";
+import { NULL_TRACE, type TraceSink } from "../engine/mod.ts";
 import { type CliOptions, isSafeCliPath } from "./args.ts";
-import type { DirProbe } from "../config/check_cross.ts";
-import type { EngineFs } from "../engine/host.ts";
+import type { DirProbe } from "../config/mod.ts";
+import type { EngineFs } from "../engine/mod.ts";
 import { DenoEngineFs, removeLiveTemps } from "./deno_fs.ts";
 import { ProgressTicker, SharedProgress, showLiveProgress } from "./progress.ts";
 import { startRunWatch } from "./run_watch.ts";
 import { stoppableFs } from "./stoppable_fs.ts";
-import type { ProgressCounters, StopCheck } from "../engine/host.ts";
-import type { Finding } from "../engine/findings.ts";
+import type { ProgressCounters, StopCheck } from "../engine/mod.ts";
+import type { Finding } from "../engine/mod.ts";
 import { CliReporter } from "./reporter.ts";
 import { TraceOut } from "./trace_out.ts";
-import { BlockPool } from "../engine/parallel/pool.ts";
-import { WorkerSet } from "../engine/worker_set.ts";
-import { evaluatorCount } from "../engine/parallel/worker_count.ts";
-import type { ParallelOptions } from "../engine/convert_file.ts";
+import { BlockPool } from "../engine/mod.ts";
+import { WorkerSet } from "../engine/mod.ts";
+import { evaluatorCount } from "../engine/mod.ts";
+import type { ParallelOptions } from "../engine/mod.ts";
 
 /** bxp's cap on config text. */
 const CONFIG_MAX_BYTES = 1024 * 1024;

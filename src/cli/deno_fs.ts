@@ -26,8 +26,8 @@
  */
 
 import { basename, dirname, isAbsolute, join, resolve, sep } from "../util/host_path.ts";
-import type { EngineFs, RandomAccessFile, ReadChunksOptions, StagedOutput } from "../engine/host.ts";
-import { BufferRecycler } from "../engine/parallel/recycler.ts";
+import type { EngineFs, RandomAccessFile, ReadChunksOptions, StagedOutput } from "../engine/mod.ts";
+import { BufferRecycler } from "../engine/mod.ts";
 import { writeAll } from "../util/write_all.ts";
 
 const READ_CHUNK = 256 * 1024;

@@ -16,7 +16,7 @@
  * @module
  */
 
-import type { ProgressCounters, StopCheck } from "../engine/host.ts";
+import type { ProgressCounters, StopCheck } from "../engine/mod.ts";
 
 /** Inputs smaller than this convert too fast for a live line to help. */
 export const LIVE_PROGRESS_MIN_BYTES = 16 * 1024 * 1024;

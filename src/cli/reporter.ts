@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Reporter } from "../engine/host.ts";
+import type { Reporter } from "../engine/mod.ts";
 
 const encoder = new TextEncoder();
 

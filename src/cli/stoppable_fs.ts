@@ -13,8 +13,8 @@
  * @module
  */
 
-import type { EngineFs, RandomAccessFile, StagedOutput, StopCheck } from "../engine/host.ts";
-import { RunStopped } from "../engine/host.ts";
+import type { EngineFs, RandomAccessFile, StagedOutput, StopCheck } from "../engine/mod.ts";
+import { RunStopped } from "../engine/mod.ts";
 
 function check(stop: StopCheck): void {
   if (stop.requested()) throw new RunStopped();

@@ -13,9 +13,9 @@
  * @module
  */
 
-import { BxtbWriter } from "../trace/bxtb.ts";
+import { BxtbWriter } from "../trace/mod.ts";
 import { writeAll } from "../util/write_all.ts";
-import type { TraceSink } from "../engine/sinks.ts";
+import type { TraceSink } from "../engine/mod.ts";
 
 /** Size of a trace chunk written at once. */
 const CHUNK_BYTES = 256 * 1024;

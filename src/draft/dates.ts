@@ -19,7 +19,7 @@
  * @module
  */
 
-import { convertDate } from "../lang/datetime/format.ts";
+import { convertDate } from "../lang/mod.ts";
 
 /** What {@link inferDateFormat} found. */
 export interface DateGuess {

@@ -16,10 +16,10 @@
  * @module
  */
 
-import { loadConfig } from "../config/model.ts";
-import { MemoryFs } from "../engine/memory_fs.ts";
-import { runConversion } from "../engine/run.ts";
-import type { TraceSink } from "../engine/sinks.ts";
+import { loadConfig } from "../config/mod.ts";
+import { MemoryFs } from "../engine/mod.ts";
+import { runConversion } from "../engine/mod.ts";
+import type { TraceSink } from "../engine/mod.ts";
 import type { Draft } from "./draft.ts";
 
 /** What running a draft on its own sample showed. */

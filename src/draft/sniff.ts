@@ -16,10 +16,10 @@
  * @module
  */
 
-import { decodeBytes, type EncodingName, hasUtf8Bom, parseEncoding } from "../formats/encoding.ts";
-import { CsvParser, type QuoteMode } from "../formats/csv_reader.ts";
+import { decodeBytes, type EncodingName, hasUtf8Bom, parseEncoding } from "../formats/mod.ts";
+import { CsvParser, type QuoteMode } from "../formats/mod.ts";
 import { type DateOrderHints, inferColumnDates, inferDateFormat, provenOrder } from "./dates.ts";
-import { convertDate } from "../lang/datetime/format.ts";
+import { convertDate } from "../lang/mod.ts";
 import { numberShape } from "./numbers.ts";
 
 /** A column's kind as the sniffer sees it. */

@@ -20,7 +20,7 @@ import {
   type FieldReads,
   fieldReads,
 } from "../lang/mod.ts";
-import type { PrePassAggregate, PrePassBlock, TemplateConfig } from "../config/model.ts";
+import type { PrePassAggregate, PrePassBlock, TemplateConfig } from "../config/mod.ts";
 import { type DateCheck, planDateChecks } from "./tally.ts";
 
 /** One `$var: expression` of input_schema or of a rule's output row. */

@@ -19,12 +19,12 @@
  * @module
  */
 
-import { ZipInputError } from "../formats/zip.ts";
-import { XlsxError } from "../formats/xlsx.ts";
+import { ZipInputError } from "../formats/mod.ts";
+import { XlsxError } from "../formats/mod.ts";
 import { unpackArchive } from "./containers/unpack_zip.ts";
 import { extractWorkbook } from "./containers/extract_sheet.ts";
 import { ContainerThreads, containerWorkerCount } from "./containers/threads.ts";
-import type { TemplateConfig } from "../config/model.ts";
+import type { TemplateConfig } from "../config/mod.ts";
 import { compareNames, type RunEnv } from "./convert_template.ts";
 import { newStats, type SectionStats, summaryLine } from "./stats.ts";
 import { writtenPaths } from "./containers/targets.ts";

@@ -24,7 +24,7 @@ import {
   parseDecimal,
   parseNumber,
 } from "../lang/mod.ts";
-import type { PrePassAggregate } from "../config/model.ts";
+import type { PrePassAggregate } from "../config/mod.ts";
 import type { PlannedPrePass, TemplatePlan } from "./plan.ts";
 import type { TraceSink } from "./sinks.ts";
 

@@ -19,15 +19,10 @@ import {
   CsvRecordTooLongError,
   type FieldBounds,
   MAX_BUFFERED_RECORD_BYTES,
-} from "../formats/csv_reader.ts";
+} from "../formats/mod.ts";
 import { BlockSplitter, skipRecords } from "./parallel/lines.ts";
-import {
-  JsonArrayParser,
-  JsonColumns,
-  type JsonObjectRecord,
-  jsonRecordFields,
-} from "../formats/json_input.ts";
-import type { TemplateConfig } from "../config/model.ts";
+import { JsonArrayParser, JsonColumns, type JsonObjectRecord, jsonRecordFields } from "../formats/mod.ts";
+import type { TemplateConfig } from "../config/mod.ts";
 import type { EngineFs } from "./host.ts";
 import { capDataFields } from "./header_checks.ts";
 

@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { BxpConfig } from "../config/model.ts";
+import type { BxpConfig } from "../config/mod.ts";
 import { ExprError } from "../lang/mod.ts";
 import {
   combinedName,

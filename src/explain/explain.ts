@@ -21,11 +21,11 @@
 
 import { ExprError, type LookupTables } from "../lang/mod.ts";
 import type { CompiledExpr, EvalContext } from "../lang/mod.ts";
-import { newEvalContext } from "../engine/context.ts";
-import { outsideRange, UncomparableDateError } from "../engine/date_range.ts";
-import type { TemplatePlan } from "../engine/plan.ts";
-import { RowEvaluator } from "../engine/row_eval.ts";
-import type { RowWriter, TraceSink } from "../engine/sinks.ts";
+import { newEvalContext } from "../engine/mod.ts";
+import { outsideRange, UncomparableDateError } from "../engine/mod.ts";
+import type { TemplatePlan } from "../engine/mod.ts";
+import { RowEvaluator } from "../engine/mod.ts";
+import type { RowWriter, TraceSink } from "../engine/mod.ts";
 
 /** What happened to a record, in the words of bxp's trace (`date_filter_from_filename` shortened). */
 export type RecordOutcome = "written" | "rule_skip" | "no_rule_match" | "date_filtered" | "fatal";

@@ -13,16 +13,16 @@
  * @module
  */
 
-import { inputStem } from "../engine/convert_file.ts";
-import { newEvalContext } from "../engine/context.ts";
-import { extractDateRange } from "../engine/date_range.ts";
-import { FillDown } from "../engine/fill_down.ts";
-import { checkHeader } from "../engine/header_checks.ts";
-import type { EngineFs } from "../engine/host.ts";
-import type { TemplatePlan } from "../engine/plan.ts";
-import { PrePassCollector } from "../engine/prepass.ts";
-import { CsvRecordSource, JsonRecordSource, type RecordSource } from "../engine/record_source.ts";
-import { NULL_TRACE } from "../engine/sinks.ts";
+import { inputStem } from "../engine/mod.ts";
+import { newEvalContext } from "../engine/mod.ts";
+import { extractDateRange } from "../engine/mod.ts";
+import { FillDown } from "../engine/mod.ts";
+import { checkHeader } from "../engine/mod.ts";
+import type { EngineFs } from "../engine/mod.ts";
+import type { TemplatePlan } from "../engine/mod.ts";
+import { PrePassCollector } from "../engine/mod.ts";
+import { CsvRecordSource, JsonRecordSource, type RecordSource } from "../engine/mod.ts";
+import { NULL_TRACE } from "../engine/mod.ts";
 import type { LookupTables } from "../lang/mod.ts";
 import { explainRecord, type RecordExplanation } from "./explain.ts";
 

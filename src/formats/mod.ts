@@ -13,3 +13,5 @@ export * from "./json_input.ts";
 export * from "./json_output.ts";
 export * from "./zip.ts";
 export * from "./xlsx.ts";
+export { memberDataOffset } from "./zip/archive.ts";
+export { type MemberFacts, memberInflateStream } from "./zip/member_inflater.ts";

@@ -12,15 +12,15 @@
  * @module
  */
 
-import { annotateOutcome, type AnnotateResult } from "../config/annotate.ts";
-import type { FsProbe } from "../config/check_cross.ts";
-import { langExprTools } from "../config/lang_tools.ts";
-import { validateConfig, validateConfigAsync } from "../config/validate.ts";
-import { OUTSIDE_ROOT_CODE } from "../config/check_confine.ts";
-import type { Diagnostic } from "../config/diagnostic.ts";
+import { annotateOutcome, type AnnotateResult } from "../config/mod.ts";
+import type { FsProbe } from "../config/mod.ts";
+import { langExprTools } from "../config/mod.ts";
+import { validateConfig, validateConfigAsync } from "../config/mod.ts";
+import { OUTSIDE_ROOT_CODE } from "../config/mod.ts";
+import type { Diagnostic } from "../config/mod.ts";
 
-export type { AnnotateResult } from "../config/annotate.ts";
-export type { DirProbe, FsProbe } from "../config/check_cross.ts";
+export type { AnnotateResult } from "../config/mod.ts";
+export type { DirProbe, FsProbe } from "../config/mod.ts";
 
 /** Options for {@link annotateConfigAsync}: the filesystem phase runs when `fs` is set and `checkFsSeconds` > 0. */
 export interface AnnotateOptions {

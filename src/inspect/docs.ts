@@ -15,10 +15,10 @@
  * @module
  */
 
-import { emitJson, fromNode, fromPlain, type OutValue } from "../config/emit.ts";
-import { type JsonNode, parseJson5 } from "../config/json5.ts";
-import { CONFIG_SCHEMA, docFields } from "../config/schema.ts";
-import { closestName } from "../config/similar.ts";
+import { emitJson, fromNode, fromPlain, type OutValue } from "../config/mod.ts";
+import { type JsonNode, parseJson5 } from "../config/mod.ts";
+import { CONFIG_SCHEMA, docFields } from "../config/mod.ts";
+import { closestName } from "../config/mod.ts";
 import { languageDocs } from "../lang/mod.ts";
 import { DOCS_SECTIONS, type DocsSection } from "./docs_sections.ts";
 

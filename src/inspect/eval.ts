@@ -12,7 +12,7 @@
  * @module
  */
 
-import { zigJsonString } from "../config/emit.ts";
+import { zigJsonString } from "../config/mod.ts";
 import { type TemplateSettings, templateSettings } from "./template_settings.ts";
 import {
   type CallTrace,

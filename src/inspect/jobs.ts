@@ -16,10 +16,10 @@ import {
   validateExprJson,
 } from "./eval.ts";
 
-import { annotateOutcome } from "../config/annotate.ts";
-import { outcomeDiagnostics, validateConfig } from "../config/validate.ts";
-import type { Diagnostic } from "../config/diagnostic.ts";
-import { langExprTools } from "../config/lang_tools.ts";
+import { annotateOutcome } from "../config/mod.ts";
+import { outcomeDiagnostics, validateConfig } from "../config/mod.ts";
+import type { Diagnostic } from "../config/mod.ts";
+import { langExprTools } from "../config/mod.ts";
 
 /** Optional named maps, lookup tables and the template's dialect for an expression (bxp_eval_batch's shapes). */
 export type EvalExtras = EvalOptions;

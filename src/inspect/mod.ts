@@ -59,3 +59,4 @@ export {
   templateIo,
   type TemplateResult,
 } from "./templates.ts";
+export { rootErrorJson } from "./templates.ts";

@@ -19,9 +19,9 @@
  * @module
  */
 
-import type { Diagnostic } from "../config/diagnostic.ts";
-import { parseJson5 } from "../config/json5.ts";
-import { loadTemplates } from "../config/load.ts";
+import type { Diagnostic } from "../config/mod.ts";
+import { parseJson5 } from "../config/mod.ts";
+import { loadTemplates } from "../config/mod.ts";
 
 /** The evaluation context's members a template decides. */
 export interface TemplateSettings {

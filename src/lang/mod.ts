@@ -75,3 +75,4 @@ export function validateExpression(src: string): ExprError | null {
 export { formatDecimal as formatNumber } from "./decimal.ts";
 /** Read text as a number the way arithmetic does (`""`/nan -> 0, `1,234.5` accepted); throws `NotANumber`. */
 export { toNumber as parseNumber } from "./value.ts";
+export { convertDate } from "./datetime/mod.ts";

@@ -22,7 +22,7 @@ import { logToStderr } from "./stderr_log.ts";
 import { PathGuardError, ProjectRoot } from "./security/paths.ts";
 import { cliProgramFor, netAddress, type SandboxPlan, startSandboxedWorker } from "./security/sandbox.ts";
 import { readEnvQuietly } from "./read_env.ts";
-import { SIM_ROOT_NAME, tempBase } from "./simulate/workspace.ts";
+import { SIM_ROOT_NAME, tempBase } from "./temp_folders.ts";
 
 const encoder = new TextEncoder();
 

@@ -1,7 +1,7 @@
 /**
  * The bxp-mcp session worker: started by `server_main.ts` with narrowed Deno permissions, it serves the
  * whole MCP session on stdio (FFI is dropped once the path guard's C library calls are bound). Embedded
- * in compiled binaries with `--include` (see `src/distribution/entry_points.ts`).
+ * in compiled binaries with `--include` (see `src/distribution/mod.ts`).
  *
  * @module
  */

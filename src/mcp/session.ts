@@ -7,7 +7,7 @@
  */
 
 import { type ByteReader, serveStdio } from "./protocol/mod.ts";
-import { createHttpHandler, DEFAULT_SHUTDOWN_GRACE_MS, MCP_PATH } from "./protocol/http.ts";
+import { createHttpHandler, DEFAULT_SHUTDOWN_GRACE_MS, MCP_PATH } from "./protocol/mod.ts";
 import { createBxpServer } from "./bxp_server.ts";
 import { ProjectRoot } from "./security/paths.ts";
 import { netAddress } from "./security/sandbox.ts";

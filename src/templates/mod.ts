@@ -20,9 +20,9 @@
  * @module
  */
 
-import { emitJson, fromPlain, type OutValue } from "../config/emit.ts";
-import { getMember, parseJson5 } from "../config/json5.ts";
-import { fetchTemplate, listTemplates, rootErrorJson, type TemplateResult } from "../inspect/templates.ts";
+import { emitJson, fromPlain, type OutValue } from "../config/mod.ts";
+import { getMember, parseJson5 } from "../config/mod.ts";
+import { fetchTemplate, listTemplates, rootErrorJson, type TemplateResult } from "../inspect/mod.ts";
 import { TEXT as ANYCOIN_WF } from "./builtin/anycoin_to_wealthfolio.ts";
 import { TEXT as REVOLUTX_WF } from "./builtin/revolutx_to_wealthfolio.ts";
 import { TEXT as T212_WF } from "./builtin/trading212_to_wealthfolio.ts";

@@ -5,7 +5,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { ENTRY_MODULES, type EntryPoint, entryPointFlags } from "../../src/distribution/entry_points.ts";
+import { ENTRY_MODULES, type EntryPoint, entryPointFlags } from "../../src/distribution/mod.ts";
 
 /** The repository root. */
 export const REPO_ROOT = new URL("../../", import.meta.url);

@@ -12,7 +12,7 @@ import {
   type EntryPoint,
   entryPointFlags,
   runArgs,
-} from "../../src/distribution/entry_points.ts";
+} from "../../src/distribution/mod.ts";
 import { entryArgs, REPO_ROOT } from "../_support/processes.ts";
 import { fromBinDir, fromSource } from "../../tools/smoke/programs.ts";
 

@@ -43,7 +43,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseToml } from "smol-toml";
-import { ENTRY_MODULES, type EntryPoint, entryPointFlags } from "../../src/distribution/entry_points.ts";
+import { ENTRY_MODULES, type EntryPoint, entryPointFlags } from "../../src/distribution/mod.ts";
 import { parseMcpArgs } from "../../src/mcp/cli_args.ts";
 import { installArgs } from "../../tools/install.ts";
 import { REPO_ROOT, runBxpCli } from "../_support/processes.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { collectGarbageHint } from "../../src/engine/gc_hint.ts";
-import { entryPointFlags } from "../../src/distribution/entry_points.ts";
+import { entryPointFlags } from "../../src/distribution/mod.ts";
 
 Deno.test("collectGarbageHint collects when the runtime exposes gc, and does nothing otherwise", () => {
   const scope = globalThis as { gc?: unknown };

@@ -12,7 +12,7 @@ import {
   ENTRY_MODULES,
   entryPointFlags,
   resolveTargets,
-} from "../../src/distribution/entry_points.ts";
+} from "../../src/distribution/mod.ts";
 import { REPO_ROOT } from "../_support/processes.ts";
 
 const denoJson = Deno.readTextFileSync(new URL("deno.json", REPO_ROOT));

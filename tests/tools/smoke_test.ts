@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONFORMANCE_DIR, REPO_ROOT } from "../_support/processes.ts";
-import { ENTRY_MODULES, type EntryPoint, runArgs } from "../../src/distribution/entry_points.ts";
+import { ENTRY_MODULES, type EntryPoint, runArgs } from "../../src/distribution/mod.ts";
 import { SMOKE_CASES } from "../../tools/smoke/conformance.ts";
 
 const denoJson = Deno.readTextFileSync(new URL("deno.json", REPO_ROOT));

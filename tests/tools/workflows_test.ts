@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { parse } from "yaml";
 import { REPO_ROOT } from "../_support/processes.ts";
-import { COMPILE_TARGETS } from "../../src/distribution/entry_points.ts";
+import { COMPILE_TARGETS } from "../../src/distribution/mod.ts";
 
 interface Step {
   name?: string;

@@ -9,7 +9,7 @@
 
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
-import { ENTRY_MODULES, entryPointFlags } from "../../src/distribution/entry_points.ts";
+import { ENTRY_MODULES, entryPointFlags } from "../../src/distribution/mod.ts";
 import { buildPlayground } from "../playground/build.ts";
 import { servePlayground } from "../playground/serve.ts";
 import { compareFiles, prepareInput, removeQuietly } from "./files.ts";

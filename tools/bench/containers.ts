@@ -14,7 +14,7 @@
  */
 
 import { Zip, ZipDeflate } from "fflate";
-import { ENTRY_MODULES, entryPointFlags } from "../../src/distribution/entry_points.ts";
+import { ENTRY_MODULES, entryPointFlags } from "../../src/distribution/mod.ts";
 import { benchConfig, INPUT_SUFFIX, OUTPUT_SUFFIX } from "./config.ts";
 import { median, runMeasured } from "./measure.ts";
 import type { ContainerPoint } from "./points.ts";

@@ -267,7 +267,7 @@ export function renderMcpHttpSection(result: McpHttpResult): string[] {
 export async function runMcpHttpBench(
   options: { root: string; denoJson: string; quick: boolean; progress?: (message: string) => void },
 ): Promise<McpHttpResult> {
-  const { ENTRY_MODULES, entryPointFlags } = await import("../../src/distribution/entry_points.ts");
+  const { ENTRY_MODULES, entryPointFlags } = await import("../../src/distribution/mod.ts");
   const root = options.root.endsWith("/") ? options.root : `${options.root}/`;
   options.progress?.("bxp-mcp over Streamable HTTP: concurrent clients and 10,000 sessions");
   const headers = ["id", "name", "date", "amount"];

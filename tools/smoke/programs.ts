@@ -1,14 +1,14 @@
 /**
  * How the smoke test starts the two programs: the binaries of a folder (`--bin-dir`), or the `deno run`
  * entry points of this checkout with the permission flags of their deno.json tasks (`--from-source`), read
- * through `src/distribution/entry_points.ts`, the one place that knows them.
+ * through `src/distribution/mod.ts`, the one place that knows them.
  *
  * @module
  */
 
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { binaryName, ENTRY_MODULES, type EntryPoint, runArgs } from "../../src/distribution/entry_points.ts";
+import { binaryName, ENTRY_MODULES, type EntryPoint, runArgs } from "../../src/distribution/mod.ts";
 
 /** A program to start: an absolute executable and the arguments before the program's own. */
 export interface Program {

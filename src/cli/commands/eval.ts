@@ -5,8 +5,8 @@
  * @module
  */
 
-import { evalExpr } from "../../inspect/eval.ts";
-import { flagValue } from "./argv.ts";
+import { evalExpr } from "../../inspect/mod.ts";
+import { flagValue } from "../argv.ts";
 import { writeStdout } from "./out.ts";
 
 /** Splits `--row` text into header names and values; an entry without `=` is an error. */

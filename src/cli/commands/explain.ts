@@ -8,14 +8,14 @@
  */
 
 import { join, resolve } from "../../util/host_path.ts";
-import { bxpCliLine, loadConfigChecked } from "../../config/model.ts";
-import { planTemplate } from "../../engine/plan.ts";
-import { selectInputs } from "../../engine/convert_template.ts";
+import { bxpCliLine, loadConfigChecked } from "../../config/mod.ts";
+import { planTemplate } from "../../engine/mod.ts";
+import { selectInputs } from "../../engine/mod.ts";
 import { explainFileRecord, type RecordExplanation } from "../../explain/mod.ts";
 import { DenoEngineFs } from "../deno_fs.ts";
 import { isSafeCliPath } from "../args.ts";
-import { flagValue } from "./argv.ts";
-import { configSource } from "./config_source.ts";
+import { flagValue } from "../argv.ts";
+import { configSource } from "../config_source.ts";
 import { writeStdout } from "./out.ts";
 import { probeDir } from "../conversion_run.ts";
 

@@ -6,8 +6,8 @@
 
 import { suggestName } from "../../lang/mod.ts";
 import { findTemplate } from "../../templates/mod.ts";
-import { flagValue } from "./argv.ts";
-import { loadLibrary } from "./library_fs.ts";
+import { flagValue } from "../argv.ts";
+import { loadLibrary } from "../../host/mod.ts";
 import { writeStdout } from "./out.ts";
 
 /** The `--fetch-template` mode (see `mod.ts`): runs with the whole argument vector, resolves with the exit code. */

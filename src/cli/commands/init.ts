@@ -6,11 +6,11 @@
  */
 
 import { dirname, relative, resolve } from "../../util/host_path.ts";
-import { draftConfig } from "../../draft/draft.ts";
-import { checkDraft } from "../../draft/self_check.ts";
-import { annotateConfig } from "../../inspect/annotate.ts";
+import { draftConfig } from "../../draft/mod.ts";
+import { checkDraft } from "../../draft/mod.ts";
+import { annotateConfig } from "../../inspect/mod.ts";
 import { DEFAULT_CONFIG, isSafeCliPath } from "../args.ts";
-import { flagValue } from "./argv.ts";
+import { flagValue } from "../argv.ts";
 
 /** The sample bytes read (the sniffer looks at the first MiB; the rest only counts records). */
 const SAMPLE_MAX_BYTES = 16 * 1024 * 1024;

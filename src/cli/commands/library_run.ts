@@ -7,9 +7,9 @@
 
 import { DEFAULT_CONFIG, parseCliArgs } from "../args.ts";
 import { findTemplate } from "../../templates/mod.ts";
-import { flagValue, hasFlag } from "./argv.ts";
-import { loadLibrary } from "./library_fs.ts";
-import { templateSourceNote } from "./config_source.ts";
+import { flagValue, hasFlag } from "../argv.ts";
+import { loadLibrary } from "../../host/mod.ts";
+import { templateSourceNote } from "../config_source.ts";
 import { runConversionCommand } from "../conversion_run.ts";
 
 /** Whether `args` ask for a library template run: `--template` alone is not enough (see the module notes). */

@@ -5,7 +5,7 @@
  */
 
 import { listText } from "../../templates/mod.ts";
-import { loadLibrary } from "./library_fs.ts";
+import { loadLibrary } from "../../host/mod.ts";
 import { writeStdout } from "./out.ts";
 
 /** The `--list-templates` mode (see `mod.ts`): runs with the whole argument vector, resolves with the exit code. */

@@ -15,8 +15,8 @@
  * @module
  */
 
-import type { Diagnostic } from "../../config/diagnostic.ts";
-import { type JsonNode, parseJson5 } from "../../config/json5.ts";
+import type { Diagnostic } from "../../config/mod.ts";
+import { type JsonNode, parseJson5 } from "../../config/mod.ts";
 
 /** A place in the text; `width` is how many characters the caret line marks (at least 1). */
 export interface Place {

@@ -6,7 +6,7 @@
  */
 
 import { dirname, resolve } from "../../util/host_path.ts";
-import type { EngineFs, RandomAccessFile, ReadChunksOptions, StagedOutput } from "../../engine/host.ts";
+import type { EngineFs, RandomAccessFile, ReadChunksOptions, StagedOutput } from "../../engine/mod.ts";
 import { DenoEngineFs } from "../deno_fs.ts";
 
 /** One captured output, in the order outputs were committed. */

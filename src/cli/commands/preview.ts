@@ -7,12 +7,12 @@
  */
 
 import { basename } from "../../util/host_path.ts";
-import { parseCsvBytes } from "../../formats/csv_reader.ts";
-import { decodeBytes } from "../../formats/encoding.ts";
-import { sniffCsv } from "../../draft/sniff.ts";
+import { parseCsvBytes } from "../../formats/mod.ts";
+import { decodeBytes } from "../../formats/mod.ts";
+import { sniffCsv } from "../../draft/mod.ts";
 import { parseCliArgs } from "../args.ts";
-import { flagValue } from "./argv.ts";
-import { configSource } from "./config_source.ts";
+import { flagValue } from "../argv.ts";
+import { configSource } from "../config_source.ts";
 import { writeStdout } from "./out.ts";
 import { type CapturedOutput, OverlayFs } from "./overlay_fs.ts";
 import { runConversionCommand } from "../conversion_run.ts";

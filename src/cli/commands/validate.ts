@@ -7,8 +7,8 @@
  * @module
  */
 
-import { loadConfigChecked } from "../../config/model.ts";
-import { configSource } from "./config_source.ts";
+import { loadConfigChecked } from "../../config/mod.ts";
+import { configSource } from "../config_source.ts";
 import { caretLines, locate } from "./locate.ts";
 import { writeStdout } from "./out.ts";
 import { probeDir } from "../conversion_run.ts";

@@ -24,16 +24,16 @@
  * @module
  */
 
-import { CsvRecordTooLongError } from "../../formats/csv_reader.ts";
-import { UncomparableDateError } from "../../engine/date_range.ts";
-import { PrePassAggregateError } from "../../engine/prepass.ts";
-import { combinedName, outputCollision, selectInputs } from "../../engine/convert_template.ts";
-import { isPlainFileName, outputName } from "../../engine/convert_file.ts";
-import { createRowWriter } from "../../engine/row_writers.ts";
-import { exitCodeOf } from "../../engine/stats.ts";
-import type { Reporter } from "../../engine/host.ts";
+import { CsvRecordTooLongError } from "../../formats/mod.ts";
+import { UncomparableDateError } from "../../engine/mod.ts";
+import { PrePassAggregateError } from "../../engine/mod.ts";
+import { combinedName, outputCollision, selectInputs } from "../../engine/mod.ts";
+import { isPlainFileName, outputName } from "../../engine/mod.ts";
+import { createRowWriter } from "../../engine/mod.ts";
+import { exitCodeOf } from "../../engine/mod.ts";
+import type { Reporter } from "../../engine/mod.ts";
 import { ExprError } from "../../lang/mod.ts";
-import { flagValue, hasFlag } from "../commands/argv.ts";
+import { flagValue, hasFlag } from "../argv.ts";
 import { convertPiece, type LookupEntry, mergeLookups, prePassPiece } from "./piece.ts";
 import { fileFacts, intFlag, loadSetup, PartitionError, type PartitionSetup, requiredFlag } from "./setup.ts";
 import { summarize, type SummaryRequest, UTF8_SAMPLE_BYTES } from "./summary.ts";

@@ -13,11 +13,11 @@
  * @module
  */
 
-import { CsvParser, CsvRecordTooLongError, MAX_BUFFERED_RECORD_BYTES } from "../../formats/csv_reader.ts";
-import { newEvalContext } from "../../engine/context.ts";
-import { capDataFields } from "../../engine/header_checks.ts";
-import { BlockSplitter } from "../../engine/parallel/lines.ts";
-import { BlockSession } from "../../engine/parallel/block_eval.ts";
+import { CsvParser, CsvRecordTooLongError, MAX_BUFFERED_RECORD_BYTES } from "../../formats/mod.ts";
+import { newEvalContext } from "../../engine/mod.ts";
+import { capDataFields } from "../../engine/mod.ts";
+import { BlockSplitter } from "../../engine/mod.ts";
+import { BlockSession } from "../../engine/mod.ts";
 import {
   combinePartial,
   type KeyWritesEntry,
@@ -26,11 +26,11 @@ import {
   PrePassCollector,
   type PrePassWrites,
   writesEntries,
-} from "../../engine/prepass.ts";
-import type { TemplatePlan } from "../../engine/plan.ts";
-import type { PrePassAggregate } from "../../config/model.ts";
-import type { TraceSink } from "../../engine/sinks.ts";
-import { mergeTally, newTally, type RowTally } from "../../engine/tally.ts";
+} from "../../engine/mod.ts";
+import type { TemplatePlan } from "../../engine/mod.ts";
+import type { PrePassAggregate } from "../../config/mod.ts";
+import type { TraceSink } from "../../engine/mod.ts";
+import { mergeTally, newTally, type RowTally } from "../../engine/mod.ts";
 import type { LookupTables } from "../../lang/mod.ts";
 import type { FileFacts, PartitionSetup } from "./setup.ts";
 

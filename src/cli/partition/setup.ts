@@ -6,17 +6,17 @@
  * @module
  */
 
-import { countsAsRunWarning, loadConfig, type TemplateConfig } from "../../config/model.ts";
+import { countsAsRunWarning, loadConfig, type TemplateConfig } from "../../config/mod.ts";
 import { configFindingText } from "../config_findings.ts";
-import type { BxpConfig } from "../../config/model.ts";
-import { CsvParser } from "../../formats/csv_reader.ts";
-import { checkHeader } from "../../engine/header_checks.ts";
-import { extractDateRange } from "../../engine/date_range.ts";
-import { inputStem, isPlainFileName } from "../../engine/convert_file.ts";
-import { planTemplate, type TemplatePlan } from "../../engine/plan.ts";
+import type { BxpConfig } from "../../config/mod.ts";
+import { CsvParser } from "../../formats/mod.ts";
+import { checkHeader } from "../../engine/mod.ts";
+import { extractDateRange } from "../../engine/mod.ts";
+import { inputStem, isPlainFileName } from "../../engine/mod.ts";
+import { planTemplate, type TemplatePlan } from "../../engine/mod.ts";
 import { ExprError } from "../../lang/mod.ts";
-import { flagValue } from "../commands/argv.ts";
-import { configSource } from "../commands/config_source.ts";
+import { flagValue } from "../argv.ts";
+import { configSource } from "../config_source.ts";
 
 /** A usage or input problem of a partition mode: printed as `error: ...`, exit 1, never retried. */
 export class PartitionError extends Error {}

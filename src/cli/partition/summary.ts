@@ -13,13 +13,13 @@
  * @module
  */
 
-import { extractDateRange } from "../../engine/date_range.ts";
-import { fileFindings, findingWarning } from "../../engine/findings.ts";
-import type { Reporter } from "../../engine/host.ts";
-import { detailLines, newStats, overallLine, type SectionStats, summaryLine } from "../../engine/stats.ts";
-import { mergeTally, newTally, type RowTally } from "../../engine/tally.ts";
+import { extractDateRange } from "../../engine/mod.ts";
+import { fileFindings, findingWarning } from "../../engine/mod.ts";
+import type { Reporter } from "../../engine/mod.ts";
+import { detailLines, newStats, overallLine, type SectionStats, summaryLine } from "../../engine/mod.ts";
+import { mergeTally, newTally, type RowTally } from "../../engine/mod.ts";
 import { fileFacts, type PartitionSetup } from "./setup.ts";
-import type { KeyWritesEntry } from "../../engine/prepass.ts";
+import type { KeyWritesEntry } from "../../engine/mod.ts";
 import { mergeWrites } from "./piece.ts";
 
 /** One input file as the job saw it. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { NamedMaps, TemplateConfig } from "../../config/model.ts";
+import type { NamedMaps, TemplateConfig } from "../../config/mod.ts";
 import type { LookupTables } from "../../lang/mod.ts";
 import type { RowTally } from "../tally.ts";
 import type { KeyWritesEntry } from "../prepass.ts";

@@ -18,6 +18,7 @@
 import { convertDate } from "./format.ts";
 
 export { checkDateFormat, DATE_TOKENS } from "./tokens.ts";
+export { convertDate, dateConverter } from "./format.ts";
 export {
   dateAdd,
   dateDiff,

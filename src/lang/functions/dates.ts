@@ -8,7 +8,7 @@
  */
 
 import * as datetime from "../datetime/mod.ts";
-import { dateConverter } from "../datetime/format.ts";
+import { dateConverter } from "../datetime/mod.ts";
 import { parseDecimal } from "../decimal.ts";
 import type { EagerImpl } from "../spec.ts";
 import type { Value } from "../value.ts";

@@ -74,7 +74,10 @@ export {
   OUTPUT_SESSION,
   tryLockOutput,
   unlockOutput,
-} from "./output_lock.ts";
+} from "../../util/output_lock.ts";
 export { MAX_LINE_BYTES } from "./line_splitter.ts";
 export { MAX_JSON_DEPTH } from "./json_input.ts";
 export { DEFAULT_MAX_ANSWER_BYTES } from "./answer_budget.ts";
+export { createHttpHandler, DEFAULT_SHUTDOWN_GRACE_MS, MCP_PATH } from "./http.ts";
+export { resultLine } from "./jsonrpc.ts";
+export { structuredJson } from "./tool_result.ts";

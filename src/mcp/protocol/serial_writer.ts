@@ -12,7 +12,7 @@
  * @module
  */
 
-import { lockOutput, OUTPUT_SESSION, tryLockOutput, unlockOutput } from "./output_lock.ts";
+import { lockOutput, OUTPUT_SESSION, tryLockOutput, unlockOutput } from "../../util/output_lock.ts";
 
 interface DrainWaiter {
   readonly limit: number;

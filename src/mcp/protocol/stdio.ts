@@ -9,7 +9,7 @@
 import { ErrorCode, errorResponse } from "./jsonrpc.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "./line_splitter.ts";
 import { SerialWriter } from "./serial_writer.ts";
-import { createOutputLock } from "./output_lock.ts";
+import { createOutputLock } from "../../util/output_lock.ts";
 import { settleWithin } from "./settle.ts";
 import type { McpServer } from "./server.ts";
 

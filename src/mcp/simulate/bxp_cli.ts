@@ -7,7 +7,7 @@
  */
 
 import { basename, dirname, fromFileUrl, join } from "../../util/host_path.ts";
-import { ENTRY_MODULES, entryPointFlags } from "../../distribution/entry_points.ts";
+import { ENTRY_MODULES, entryPointFlags } from "../../distribution/mod.ts";
 import { type Captured, MAX_CAPTURE_BYTES, readCapped } from "./capture.ts";
 import { type CliProgress, StderrFilter } from "./progress.ts";
 import type { ResidentProbe } from "./memory.ts";

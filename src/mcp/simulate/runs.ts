@@ -17,7 +17,7 @@
  */
 
 import { join } from "../../util/host_path.ts";
-import type { ResourceContents, ResourceEntry, ResourceProvider } from "../protocol/resources.ts";
+import type { ResourceContents, ResourceEntry, ResourceProvider } from "../protocol/mod.ts";
 import { writeTraceText } from "./readback.ts";
 
 /** Target size of one resource page. */

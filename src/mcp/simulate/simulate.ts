@@ -14,8 +14,8 @@
  */
 
 import { join } from "../../util/host_path.ts";
-import { getMember, parseJson5 } from "../../config/json5.ts";
-import { templateIo } from "../../inspect/templates.ts";
+import { getMember, parseJson5 } from "../../config/mod.ts";
+import { templateIo } from "../../inspect/mod.ts";
 import { type ResourceLink, toCallToolResult, type ToolCall, type ToolResult } from "../protocol/mod.ts";
 import {
   childEnvironment,

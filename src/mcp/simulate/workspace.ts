@@ -9,12 +9,8 @@
  */
 
 import { join } from "../../util/host_path.ts";
-
-/** Folder under the system temp folder that holds every workspace. */
-export const SIM_ROOT_NAME = "bxp-mcp-sim";
-
-/** How the scratch parent is named in messages (never the server's absolute temp path). */
-export const SIM_ROOT_SHOWN = `$TMPDIR/${SIM_ROOT_NAME}`;
+export { SIM_ROOT_NAME, SIM_ROOT_SHOWN, tempBase } from "../temp_folders.ts";
+import { SIM_ROOT_SHOWN } from "../temp_folders.ts";
 
 /** Longest sanitized workspace label, in bytes. */
 export const MAX_WORKSPACE_ID_BYTES = 64;
@@ -42,24 +38,6 @@ export function sanitizeWorkspaceId(id: string): string {
     out += safe ? String.fromCharCode(b) : "_";
   }
   return out;
-}
-
-/**
- * The system temp folder: the first non-empty of TMPDIR, TMP and TEMP, else `/tmp`.
- *
- * @example
- * ```ts
- * import { tempBase } from "./workspace.ts";
- * import assert from "node:assert/strict";
- * assert.equal(tempBase((name) => name === "TMP" ? "/var/tmp" : undefined), "/var/tmp");
- * ```
- */
-export function tempBase(readEnv: (name: string) => string | undefined): string {
-  for (const name of ["TMPDIR", "TMP", "TEMP"]) {
-    const value = readEnv(name);
-    if (value !== undefined && value !== "") return value;
-  }
-  return "/tmp";
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 
 import { basename } from "../../util/host_path.ts";
-import { parseEncoding } from "../../formats/encoding.ts";
+import { parseEncoding } from "../../formats/mod.ts";
 import { stringArg } from "./args.ts";
 import { loadToolCore } from "./core_loader.ts";
 import { answerSchema, objectSchema, stringProp } from "./schemas.ts";
@@ -143,7 +143,7 @@ export const DRAFT_TEMPLATE_TOOL: BxpTool = {
     }
     // The draft proves itself: run on its own sample in memory; the answer carries the result.
     // Loaded on first use (the engine's run is not part of the tool core; tool_core.ts is not this tool's).
-    const { checkDraft } = await import("../../draft/self_check.ts");
+    const { checkDraft } = await import("../../draft/mod.ts");
     const check = await checkDraft(draft, bytes, name);
     return {
       text: JSON.stringify({

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { toCallToolResult, type ToolResult } from "../protocol/tool_result.ts";
+import { toCallToolResult, type ToolResult } from "../protocol/mod.ts";
 import { utf8Length } from "../../util/utf8.ts";
 import type { JsonSchema } from "./schemas.ts";
 

@@ -14,10 +14,10 @@
  * @module
  */
 
-import { resultLine } from "../protocol/jsonrpc.ts";
+import { resultLine } from "../protocol/mod.ts";
 import { utf8Length } from "../../util/utf8.ts";
-import { structuredJson } from "../protocol/tool_result.ts";
-import type { DirectAnswer } from "../protocol/server.ts";
+import { structuredJson } from "../protocol/mod.ts";
+import type { DirectAnswer } from "../protocol/mod.ts";
 import type { EvalOutcome } from "../../inspect/mod.ts";
 
 /** What the worker needs to write a call's answer itself (plain data: it crosses to the worker). */
@@ -112,7 +112,7 @@ const encoder = new TextEncoder();
  * @example
  * ```ts
  * import { directAnswerLine } from "./eval_answer.ts";
- * import { createOutputLock } from "../protocol/output_lock.ts";
+ * import { createOutputLock } from "../../util/output_lock.ts";
  * import assert from "node:assert/strict";
  * const spec = { idJson: "7", maxLineBytes: 4096, budget: 262144, allowStructured: true, outputLock: createOutputLock() };
  * const line = directAnswerLine({ text: '{"ok":true,"value":"3"}' }, spec);

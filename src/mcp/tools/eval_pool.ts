@@ -26,7 +26,7 @@
 import type { EvalJob, EvalOutcome } from "../../inspect/mod.ts";
 import { loadedToolCore, loadToolCore, type ToolCore } from "./core_loader.ts";
 import type { DirectSpec } from "./eval_answer.ts";
-import { unlockOutput } from "../protocol/output_lock.ts";
+import { unlockOutput } from "../../util/output_lock.ts";
 import { logToStderr } from "../stderr_log.ts";
 
 /** How long one evaluation may run before its worker is terminated. */

@@ -5,7 +5,7 @@
  * lock and after winning the slot's claim; it then reports `{id, answered: true}` (plus `cut: true` when
  * stdout failed partway through the line). Started with no Deno permissions (writing to the inherited
  * stdout needs none); embedded in compiled binaries with `--include` (see
- * `src/distribution/entry_points.ts`).
+ * `src/distribution/mod.ts`).
  *
  * @module
  */
@@ -13,7 +13,7 @@
 import { type EvalJob, type EvalOutcome, runEvalJob } from "../../inspect/mod.ts";
 import { directAnswerLine, type DirectSpec } from "./eval_answer.ts";
 import { CLAIM_RUNNING, CLAIM_WRITING } from "./eval_pool.ts";
-import { tryLockOutput, unlockOutput } from "../protocol/output_lock.ts";
+import { tryLockOutput, unlockOutput } from "../../util/output_lock.ts";
 
 interface WorkerScope {
   onmessage: ((event: MessageEvent<MessagePort>) => void) | null;

@@ -21,6 +21,6 @@
 export { annotateConfig, docsAnswer, outsideRootFindings, runEvalJob, runInline } from "../../inspect/mod.ts";
 export { builtinLibrary, fetchLibraryAnswer, findTemplate, listLibraryJson } from "../../templates/mod.ts";
 // The library as bxp-cli resolves it (built-ins, then the program's and the user's templates folders).
-export { readLibrary } from "../../cli/commands/library_fs.ts";
-export { draftConfig } from "../../draft/draft.ts";
-export { sniffCsv } from "../../draft/sniff.ts";
+export { readLibrary } from "../../host/mod.ts";
+export { draftConfig } from "../../draft/mod.ts";
+export { sniffCsv } from "../../draft/mod.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { McpServer, type ToolCall } from "../../../src/mcp/protocol/mod.ts";
 import { resultLine, resultResponse, toWireId } from "../../../src/mcp/protocol/jsonrpc.ts";
-import { createOutputLock } from "../../../src/mcp/protocol/output_lock.ts";
+import { createOutputLock } from "../../../src/util/output_lock.ts";
 import { collector, toolCall } from "./_test_tools.ts";
 
 /** A server whose `direct` tool records its call and answers through `direct` (as a worker would). */

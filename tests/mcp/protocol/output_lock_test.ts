@@ -11,7 +11,7 @@ import {
   OUTPUT_SESSION,
   tryLockOutput,
   unlockOutput,
-} from "../../../src/mcp/protocol/output_lock.ts";
+} from "../../../src/util/output_lock.ts";
 
 const CONTENDER = new URL("./fixtures/lock_contender.ts", import.meta.url);
 

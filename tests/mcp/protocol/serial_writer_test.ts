@@ -6,7 +6,7 @@ import {
   OUTPUT_SESSION,
   tryLockOutput,
   unlockOutput,
-} from "../../../src/mcp/protocol/output_lock.ts";
+} from "../../../src/util/output_lock.ts";
 
 Deno.test("each message is one chunk ending in a newline, in call order, even with a slow sink", async () => {
   const chunks: string[] = [];

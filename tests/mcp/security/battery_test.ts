@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { entryPointFlags } from "../../../src/distribution/entry_points.ts";
+import { entryPointFlags } from "../../../src/distribution/mod.ts";
 import { createBxpServer } from "../../../src/mcp/bxp_server.ts";
 import { serveStdio } from "../../../src/mcp/protocol/mod.ts";
 import { type SimulateHost, Simulator } from "../../../src/mcp/simulate/mod.ts";

@@ -15,7 +15,7 @@ import {
   LIBC_CANDIDATES,
 } from "../../../src/mcp/security/beneath.ts";
 import { workerPermissions } from "../../../src/mcp/security/sandbox.ts";
-import { entryPointFlags } from "../../../src/distribution/entry_points.ts";
+import { entryPointFlags } from "../../../src/distribution/mod.ts";
 import { REPO_ROOT } from "../../_support/processes.ts";
 
 const supported = Deno.build.os === "linux" || Deno.build.os === "darwin";

@@ -6,7 +6,7 @@
  * answers how many jobs this worker has served, so a test can tell a kept worker from a fresh one.
  */
 import { CLAIM_RUNNING, CLAIM_WRITING } from "../../../src/mcp/tools/eval_pool.ts";
-import { tryLockOutput } from "../../../src/mcp/protocol/output_lock.ts";
+import { tryLockOutput } from "../../../src/util/output_lock.ts";
 
 const busy = (ms: number) => {
   const until = Date.now() + ms;

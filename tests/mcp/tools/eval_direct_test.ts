@@ -22,7 +22,7 @@ import {
   OUTPUT_SESSION,
   tryLockOutput,
   unlockOutput,
-} from "../../../src/mcp/protocol/output_lock.ts";
+} from "../../../src/util/output_lock.ts";
 
 const CLAIM_WORKER = new URL("./_claim_worker.ts", import.meta.url);
 

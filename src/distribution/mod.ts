@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { entryPointFlags } from "./entry_points.ts";
+ * import { entryPointFlags } from "./mod.ts";
  * import assert from "node:assert/strict";
  * const denoJson = '{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}';
  * assert.deepEqual(entryPointFlags(denoJson, "bxp-cli"), ["--no-prompt", "--allow-read"]);
@@ -52,7 +52,7 @@ export const COMPILE_TARGETS: readonly string[] = [
  *
  * @example
  * ```ts
- * import { resolveTargets } from "./entry_points.ts";
+ * import { resolveTargets } from "./mod.ts";
  * import assert from "node:assert/strict";
  * assert.deepEqual(resolveTargets(["host"], "x86_64-unknown-linux-gnu"), ["x86_64-unknown-linux-gnu"]);
  * assert.equal(resolveTargets(undefined, "x86_64-unknown-linux-gnu").length, 6);
@@ -78,7 +78,7 @@ export function resolveTargets(requested: readonly string[] | undefined, hostTar
  *
  * @example
  * ```ts
- * import { binaryName } from "./entry_points.ts";
+ * import { binaryName } from "./mod.ts";
  * import assert from "node:assert/strict";
  * assert.equal(binaryName("bxp-cli", "windows"), "bxp-cli.exe");
  * ```
@@ -94,7 +94,7 @@ export function binaryName(entry: EntryPoint, os: string): string {
  *
  * @example
  * ```ts
- * import { runArgs } from "./entry_points.ts";
+ * import { runArgs } from "./mod.ts";
  * import assert from "node:assert/strict";
  * assert.deepEqual(
  *   runArgs('{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}', "bxp-cli", "/r/src/cli/main.ts"),
@@ -134,7 +134,7 @@ export function entryPointFlags(denoJsonText: string, entry: EntryPoint): string
  *
  * @example
  * ```ts
- * import { compileArgs } from "./entry_points.ts";
+ * import { compileArgs } from "./mod.ts";
  * import assert from "node:assert/strict";
  * const denoJson = '{"tasks":{"bxp-cli":"deno run --no-prompt --allow-read src/cli/main.ts"}}';
  * assert.deepEqual(compileArgs(denoJson, "bxp-cli", "x86_64-apple-darwin"), [

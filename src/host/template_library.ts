@@ -1,5 +1,5 @@
 /**
- * Reads the template library from disk for bxp-cli (adapter code): the embedded built-ins, then a
+ * Reads the template library from disk, for bxp-cli and bxp-mcp alike (host code: it reads `Deno.*`): the embedded built-ins, then a
  * `templates/` folder beside the program, then the per-user folder; later ones override by id.
  *
  * "Beside the program" is the folder of the compiled `bxp-cli` binary (`Deno.execPath()`); under
@@ -12,13 +12,13 @@
  * @module
  */
 
-import { basename, dirname, fromFileUrl, join } from "../../util/host_path.ts";
+import { basename, dirname, fromFileUrl, join } from "../util/host_path.ts";
 import {
   buildLibrary,
   type LibraryFile,
   type TemplateLibrary,
   type TemplateSource,
-} from "../../templates/mod.ts";
+} from "../templates/mod.ts";
 
 /** Largest library file read (the config size limit). */
 const MAX_TEMPLATE_BYTES = 1024 * 1024;
@@ -30,7 +30,7 @@ const MAX_TEMPLATE_FILES = 512;
 export function libraryFolders(): { source: TemplateSource; dir: string | null; note: string | null }[] {
   const exec = Deno.execPath();
   const programDir = /^deno(\.exe)?$/i.test(basename(exec))
-    ? fromFileUrl(new URL("../../../", import.meta.url))
+    ? fromFileUrl(new URL("../../", import.meta.url))
     : dirname(exec);
   const folders: { source: TemplateSource; dir: string | null; note: string | null }[] = [
     { source: "program", dir: join(programDir, "templates"), note: null },

@@ -4,11 +4,11 @@
  * @module
  */
 
-import { dirname, resolve } from "../../util/host_path.ts";
-import { DEFAULT_CONFIG, isSafeCliPath } from "../args.ts";
-import { findTemplate } from "../../templates/mod.ts";
+import { dirname, resolve } from "../util/host_path.ts";
+import { DEFAULT_CONFIG, isSafeCliPath } from "./args.ts";
+import { findTemplate } from "../templates/mod.ts";
 import { flagValue } from "./argv.ts";
-import { loadLibrary } from "./library_fs.ts";
+import { loadLibrary } from "../host/mod.ts";
 
 const CONFIG_MAX_BYTES = 1024 * 1024;
 
