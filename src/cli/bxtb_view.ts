@@ -6,8 +6,8 @@
  */
 
 import { parseArgs } from "node:util";
-import { BxtbFormatError, type BxtbFrame, BxtbReader } from "../trace/mod.ts";
-import { formatFrame, formatSummary, summarizeTrace } from "../trace/mod.ts";
+import { BxtbFormatError, type BxtbFrame, BxtbReader } from "../trace/bxtb.ts";
+import { formatFrame, formatSummary, summarizeTrace } from "../trace/view.ts";
 
 const { values, positionals } = parseArgs({
   args: Deno.args,

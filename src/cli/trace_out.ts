@@ -13,7 +13,7 @@
  * @module
  */
 
-import { BxtbWriter } from "../trace/mod.ts";
+import { BxtbWriter } from "../trace/bxtb.ts";
 import { writeAll } from "../util/write_all.ts";
 import type { TraceSink } from "../engine/mod.ts";
 

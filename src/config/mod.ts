@@ -16,6 +16,12 @@
  * ```
  * @module
  */
+// Entry points besides this face (other parts may import these alone): bxp-mcp's session worker reads and writes JSON5 and suggests names before it loads
+// the language, which validation needs.
+// @entry ./json5.ts
+// @entry ./emit.ts
+// @entry ./similar.ts
+
 export { annotateOutcome, type AnnotateResult } from "./annotate.ts";
 export { OUTSIDE_ROOT_CODE } from "./check_confine.ts";
 export type { DirProbe, FsProbe } from "./check_cross.ts";

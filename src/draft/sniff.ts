@@ -16,8 +16,8 @@
  * @module
  */
 
-import { decodeBytes, type EncodingName, hasUtf8Bom, parseEncoding } from "../formats/mod.ts";
-import { CsvParser, type QuoteMode } from "../formats/mod.ts";
+import { decodeBytes, type EncodingName, hasUtf8Bom, parseEncoding } from "../formats/encoding.ts";
+import { CsvParser, type QuoteMode } from "../formats/csv_reader.ts";
 import { type DateOrderHints, inferColumnDates, inferDateFormat, provenOrder } from "./dates.ts";
 import { convertDate } from "../lang/mod.ts";
 import { numberShape } from "./numbers.ts";

@@ -12,8 +12,8 @@
  */
 
 import { ExprError } from "../lang/mod.ts";
-import { CsvRecordTooLongError } from "../formats/mod.ts";
-import { JsonInputError } from "../formats/mod.ts";
+import { CsvRecordTooLongError } from "../formats/csv_reader.ts";
+import { JsonInputError } from "../formats/json_input.ts";
 import { type DateRange, extractDateRange, UncomparableDateError } from "./date_range.ts";
 import { checkHeader } from "./header_checks.ts";
 import {

@@ -19,8 +19,8 @@
  * @module
  */
 
-import { ZipInputError } from "../formats/mod.ts";
-import { XlsxError } from "../formats/mod.ts";
+import { ZipInputError } from "../formats/zip.ts";
+import { XlsxError } from "../formats/xlsx.ts";
 import { unpackArchive } from "./containers/unpack_zip.ts";
 import { extractWorkbook } from "./containers/extract_sheet.ts";
 import { ContainerThreads, containerWorkerCount } from "./containers/threads.ts";

@@ -17,8 +17,8 @@ import { outsideRange, requireComparableDate } from "./date_range.ts";
 import type { PlannedVar, TemplatePlan } from "./plan.ts";
 import type { RowWriter, TraceSink } from "./sinks.ts";
 import { newTally, type RowTally } from "./tally.ts";
-import { type FieldBounds, quoteChar } from "../formats/mod.ts";
-import type { CopySource } from "../formats/mod.ts";
+import { type FieldBounds, quoteChar } from "../formats/csv_reader.ts";
+import type { CopySource } from "../formats/csv_writer.ts";
 import { CharFinder } from "../util/char_finder.ts";
 import {
   jsonVerbatimRules,

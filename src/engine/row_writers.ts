@@ -14,8 +14,8 @@
  * @module
  */
 
-import { type CopySource, CsvWriter } from "../formats/mod.ts";
-import { JsonArrayWriter } from "../formats/mod.ts";
+import { type CopySource, CsvWriter } from "../formats/csv_writer.ts";
+import { JsonArrayWriter } from "../formats/json_output.ts";
 import type { TemplateConfig } from "../config/mod.ts";
 import type { RowWriter } from "./sinks.ts";
 import { concatBytes } from "../util/bytes.ts";

@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { CopySource } from "../formats/mod.ts";
+import type { CopySource } from "../formats/csv_writer.ts";
 
 /** Serialises output rows into bytes that the engine drains and writes in large pieces. */
 export interface RowWriter {

@@ -4,6 +4,18 @@
  *
  * @module
  */
+// Entry points besides this face: each format alone, as std's packages export subpaths. A block worker
+// reads CSV and writes CSV or JSON without loading the zip and xlsx readers, and bxp-mcp's session worker
+// parses an `encoding` argument without loading any reader.
+// @entry ./csv_reader.ts
+// @entry ./csv_writer.ts
+// @entry ./encoding.ts
+// @entry ./json_input.ts
+// @entry ./json_output.ts
+// @entry ./xlsx.ts
+// @entry ./zip.ts
+// @entry ./zip/archive.ts
+// @entry ./zip/member_inflater.ts
 
 export * from "./encoding.ts";
 export * from "./csv_reader.ts";

@@ -16,6 +16,11 @@
  * to answer without a worker's time limit ({@link runInline}), serve an adapter that runs them on threads.
  * @module
  */
+// Entry points besides this face (other parts may import these alone): bxp-mcp's session worker lists tools, docs sections and templates before it loads
+// the language.
+// @entry ./templates.ts
+// @entry ./docs_sections.ts
+// @entry ./row_argument.ts
 
 export {
   annotateConfig,

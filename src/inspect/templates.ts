@@ -15,8 +15,8 @@
  * @module
  */
 
-import { emitJson, fromNode, type OutValue } from "../config/mod.ts";
-import { getMember, type JsonNode, parseJson5 } from "../config/mod.ts";
+import { emitJson, fromNode, type OutValue } from "../config/emit.ts";
+import { getMember, type JsonNode, parseJson5 } from "../config/json5.ts";
 
 /** Result of {@link fetchTemplate}: `notFound` is true only when the id is missing. */
 export interface TemplateResult {

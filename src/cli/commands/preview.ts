@@ -7,8 +7,8 @@
  */
 
 import { basename } from "../../util/host_path.ts";
-import { parseCsvBytes } from "../../formats/mod.ts";
-import { decodeBytes } from "../../formats/mod.ts";
+import { parseCsvBytes } from "../../formats/csv_reader.ts";
+import { decodeBytes } from "../../formats/encoding.ts";
 import { sniffCsv } from "../../draft/mod.ts";
 import { parseCliArgs } from "../args.ts";
 import { flagValue } from "../argv.ts";

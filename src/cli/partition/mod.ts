@@ -24,7 +24,7 @@
  * @module
  */
 
-import { CsvRecordTooLongError } from "../../formats/mod.ts";
+import { CsvRecordTooLongError } from "../../formats/csv_reader.ts";
 import { UncomparableDateError } from "../../engine/mod.ts";
 import { PrePassAggregateError } from "../../engine/mod.ts";
 import { combinedName, outputCollision, selectInputs } from "../../engine/mod.ts";

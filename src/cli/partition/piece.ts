@@ -13,7 +13,7 @@
  * @module
  */
 
-import { CsvParser, CsvRecordTooLongError, MAX_BUFFERED_RECORD_BYTES } from "../../formats/mod.ts";
+import { CsvParser, CsvRecordTooLongError, MAX_BUFFERED_RECORD_BYTES } from "../../formats/csv_reader.ts";
 import { newEvalContext } from "../../engine/mod.ts";
 import { capDataFields } from "../../engine/mod.ts";
 import { BlockSplitter } from "../../engine/mod.ts";

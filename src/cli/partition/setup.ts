@@ -9,7 +9,7 @@
 import { countsAsRunWarning, loadConfig, type TemplateConfig } from "../../config/mod.ts";
 import { configFindingText } from "../config_findings.ts";
 import type { BxpConfig } from "../../config/mod.ts";
-import { CsvParser } from "../../formats/mod.ts";
+import { CsvParser } from "../../formats/csv_reader.ts";
 import { checkHeader } from "../../engine/mod.ts";
 import { extractDateRange } from "../../engine/mod.ts";
 import { inputStem, isPlainFileName } from "../../engine/mod.ts";

@@ -18,7 +18,7 @@
  * @module
  */
 
-import { intermediateCsvName, SheetCsv, XlsxError, XlsxWorkbook } from "../../formats/mod.ts";
+import { intermediateCsvName, SheetCsv, XlsxError, XlsxWorkbook } from "../../formats/xlsx.ts";
 import type { TemplateConfig } from "../../config/mod.ts";
 import type { EngineFs, StagedOutput } from "../host.ts";
 import { memberChunks } from "./member_stream.ts";

@@ -13,7 +13,7 @@
  * @module
  */
 
-import { memberInflateStream } from "../../formats/mod.ts";
+import { memberInflateStream } from "../../formats/zip/member_inflater.ts";
 import type { InflateRequest, InflateResponse } from "./protocol.ts";
 import { collectGarbageHint } from "../gc_hint.ts";
 

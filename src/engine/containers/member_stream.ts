@@ -12,7 +12,7 @@
  * @module
  */
 
-import { memberDataOffset, type RangeReader, type ZipEntry } from "../../formats/mod.ts";
+import { memberDataOffset, type RangeReader, type ZipEntry } from "../../formats/zip/archive.ts";
 import type { InflateSession } from "./pool.ts";
 
 /** Compressed bytes read and handed over at a time. */

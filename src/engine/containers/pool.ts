@@ -18,7 +18,7 @@
  * @module
  */
 
-import { type MemberFacts, memberInflateStream } from "../../formats/mod.ts";
+import { type MemberFacts, memberInflateStream } from "../../formats/zip/member_inflater.ts";
 import type { InflateRequest, InflateResponse } from "./protocol.ts";
 import { ENGINE_WORKER_URL, type WorkerLease, type WorkerSet } from "../worker_set.ts";
 

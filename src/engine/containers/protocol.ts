@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { MemberFacts } from "../../formats/mod.ts";
+import type { MemberFacts } from "../../formats/zip/member_inflater.ts";
 
 /** Main thread -> worker. */
 export type InflateRequest =

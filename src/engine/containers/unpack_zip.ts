@@ -25,7 +25,7 @@ import {
   ZipInputError,
   type ZipInputOptions,
   type ZipPlanMember,
-} from "../../formats/mod.ts";
+} from "../../formats/zip.ts";
 import type { EngineFs, RandomAccessFile, StagedOutput } from "../host.ts";
 import { memberChunks } from "./member_stream.ts";
 import type { ContainerThreads } from "./threads.ts";

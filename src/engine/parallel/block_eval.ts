@@ -12,10 +12,10 @@
  * @module
  */
 
-import { CsvParser, CsvRecordTooLongError } from "../../formats/mod.ts";
-import { type CopySource, CsvWriter } from "../../formats/mod.ts";
-import { JsonRowEncoder } from "../../formats/mod.ts";
-import { BxtbWriter } from "../../trace/mod.ts";
+import { CsvParser, CsvRecordTooLongError } from "../../formats/csv_reader.ts";
+import { type CopySource, CsvWriter } from "../../formats/csv_writer.ts";
+import { JsonRowEncoder } from "../../formats/json_output.ts";
+import { BxtbWriter } from "../../trace/bxtb.ts";
 import { newEvalContext } from "../context.ts";
 import { capDataFields } from "../header_checks.ts";
 import { planTemplate, type TemplatePlan } from "../plan.ts";

@@ -14,7 +14,7 @@
  */
 
 import type { LookupTables } from "../../lang/mod.ts";
-import { shiftOutputIndexes } from "../../trace/mod.ts";
+import { shiftOutputIndexes } from "../../trace/bxtb.ts";
 import type { EngineFs, Reporter } from "../host.ts";
 import { csvBodyBlocks } from "../record_source.ts";
 import type { RowWriter, TraceSink } from "../sinks.ts";

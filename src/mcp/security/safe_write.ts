@@ -36,7 +36,7 @@
 
 import { loadNodeFs, nodeFs } from "./node_fs.ts";
 import { basename, dirname, join } from "../../util/host_path.ts";
-import { CONFIG_MAX_BYTES } from "../../config/mod.ts";
+import { CONFIG_MAX_BYTES } from "../../config/json5.ts";
 import { BeneathError } from "./beneath.ts";
 import {
   beneathRefusal,

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { getMember, parseJson5 } from "../../config/mod.ts";
+import { getMember, parseJson5 } from "../../config/json5.ts";
 
 /** Whether `text` can only ever be part of one file name: no separator, no `..`, no drive colon, no NUL. */
 export function isPlainNamePart(text: string): boolean {

@@ -7,8 +7,8 @@
  */
 
 import { join } from "../../util/host_path.ts";
-import { BXTB_MAGIC, BxtbReader } from "../../trace/mod.ts";
-import { formatFrame } from "../../trace/mod.ts";
+import { BXTB_MAGIC, BxtbReader } from "../../trace/bxtb.ts";
+import { formatFrame } from "../../trace/view.ts";
 import { writeAll } from "../../util/write_all.ts";
 import { readFileCapped } from "./capture.ts";
 import {

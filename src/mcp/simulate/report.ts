@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { BxtbFrame } from "../../trace/mod.ts";
+import type { BxtbFrame } from "../../trace/bxtb.ts";
 import { utf8Length } from "../../util/utf8.ts";
 
 /** Samples kept per trace category; counts stay exact (a big run must not bloat the response). */

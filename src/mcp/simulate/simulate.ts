@@ -14,8 +14,8 @@
  */
 
 import { join } from "../../util/host_path.ts";
-import { getMember, parseJson5 } from "../../config/mod.ts";
-import { templateIo } from "../../inspect/mod.ts";
+import { getMember, parseJson5 } from "../../config/json5.ts";
+import { templateIo } from "../../inspect/templates.ts";
 import { type ResourceLink, toCallToolResult, type ToolCall, type ToolResult } from "../protocol/mod.ts";
 import {
   childEnvironment,
@@ -469,7 +469,8 @@ export class Simulator {
       clearInterval(heartbeat);
     }
     if (run.memoryExceeded !== null) {
-      const seen = Math.round(run.memoryExceeded / 1048576);
+      // Rounded up: the child was killed over the limit, so the figure never reads as the limit itself.
+      const seen = Math.ceil(run.memoryExceeded / 1048576);
       this.#host.log(`bxp_simulate: bxp-cli killed at ${seen} MiB resident (${paths.id})`);
       return {
         failure: failure(

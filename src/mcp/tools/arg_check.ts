@@ -11,7 +11,7 @@
  * @module
  */
 
-import { closestName } from "../../config/mod.ts";
+import { closestName } from "../../config/similar.ts";
 import type { JsonSchema } from "./schemas.ts";
 
 /** Longest argument name or value quoted back in a message. */

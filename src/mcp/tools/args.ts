@@ -8,7 +8,7 @@
  */
 
 // The row reader alone, not the inspect API: a session answers its handshake before it loads the language.
-import { rowArgument } from "../../inspect/mod.ts";
+import { rowArgument } from "../../inspect/row_argument.ts";
 
 /** The tool's `arguments` object, or null when the request had none. */
 export type ToolArgs = Record<string, unknown> | null;

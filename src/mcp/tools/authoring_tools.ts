@@ -10,7 +10,7 @@
  */
 
 import { basename } from "../../util/host_path.ts";
-import { parseEncoding } from "../../formats/mod.ts";
+import { parseEncoding } from "../../formats/encoding.ts";
 import { stringArg } from "./args.ts";
 import { loadToolCore } from "./core_loader.ts";
 import { answerSchema, objectSchema, stringProp } from "./schemas.ts";

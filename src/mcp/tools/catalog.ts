@@ -12,8 +12,8 @@
  * @module
  */
 
-import { DOCS_SECTIONS } from "../../inspect/mod.ts";
-import { fetchTemplate, listTemplates } from "../../inspect/mod.ts";
+import { DOCS_SECTIONS } from "../../inspect/docs_sections.ts";
+import { fetchTemplate, listTemplates } from "../../inspect/templates.ts";
 import { dirname as posixDirname } from "../../util/posix_path.ts";
 import type { McpServer, ToolResult } from "../protocol/mod.ts";
 import { batchRequest, stringArg, tableArgs, type ToolArgs } from "./args.ts";

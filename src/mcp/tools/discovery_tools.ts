@@ -12,7 +12,7 @@
  * @module
  */
 
-import { parseEncoding } from "../../formats/mod.ts";
+import { parseEncoding } from "../../formats/encoding.ts";
 import { PathGuardError, PROTECTED_FOLDERS } from "../security/paths.ts";
 import { MAX_DEPTH, MAX_VISITED, walkTree } from "../security/tree_walk.ts";
 import type { ToolCall, ToolResult } from "../protocol/mod.ts";

@@ -8,7 +8,7 @@
  */
 
 // The section names alone, not the reference: tools/list is answered before the language is loaded.
-import { DOCS_SECTIONS } from "../../inspect/mod.ts";
+import { DOCS_SECTIONS } from "../../inspect/docs_sections.ts";
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;

@@ -9,7 +9,7 @@
 
 import type { ToolCall, ToolResult } from "../protocol/mod.ts";
 import type { Simulator } from "../simulate/mod.ts";
-import { CONFIG_MAX_BYTES } from "../../config/mod.ts";
+import { CONFIG_MAX_BYTES } from "../../config/json5.ts";
 import { PathGuardError, type ProjectRoot } from "../security/paths.ts";
 import { WriteRefusedError } from "../security/safe_write.ts";
 import { rowArgs, stringArg, type ToolArgs } from "./args.ts";

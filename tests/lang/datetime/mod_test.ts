@@ -8,8 +8,10 @@ Deno.test("mod.ts exports exactly the contract", () => {
   assert.deepEqual(Object.keys(datetime).sort(), [
     "DATE_TOKENS",
     "checkDateFormat",
+    "convertDate",
     "dateAdd",
     "dateConvert",
+    "dateConverter",
     "dateDiff",
     "dateTrunc",
     "day",
