@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { createBxpServer } from "../../src/mcp/bxp_server.ts";
 import { CliNotFoundError, type SimulateHost } from "../../src/mcp/simulate/mod.ts";
-import { readTopLevelId } from "../../src/mcp/protocol/json_input.ts";
+import { readTopLevelId } from "../../src/mcp/protocol/guarded_json.ts";
 import { parseWireLine, type Wire } from "../mcp/_support/server_process.ts";
 import { fuzzParams, mutated, nastyText } from "./_fuzz.ts";
 

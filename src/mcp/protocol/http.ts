@@ -27,7 +27,7 @@
 
 import { ErrorCode, errorResponse, toWireId } from "./jsonrpc.ts";
 import { MetaKey, ModernErrorCode } from "./modern.ts";
-import { parseJsonMessage } from "./json_input.ts";
+import { parseJsonMessage } from "./guarded_json.ts";
 import { MAX_LINE_BYTES } from "./line_splitter.ts";
 import { settleWithin } from "./settle.ts";
 import type { McpServer } from "./server.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { rawJsonNumber } from "./json_input.ts";
+import { rawJsonNumber } from "./guarded_json.ts";
 
 /** Standard JSON-RPC error codes plus the MCP resource-not-found code. */
 export const ErrorCode = {

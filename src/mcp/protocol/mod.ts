@@ -76,7 +76,7 @@ export {
   unlockOutput,
 } from "../../util/output_lock.ts";
 export { MAX_LINE_BYTES } from "./line_splitter.ts";
-export { MAX_JSON_DEPTH } from "./json_input.ts";
+export { MAX_JSON_DEPTH } from "./guarded_json.ts";
 export { DEFAULT_MAX_ANSWER_BYTES } from "./answer_budget.ts";
 export { createHttpHandler, DEFAULT_SHUTDOWN_GRACE_MS, MCP_PATH } from "./http.ts";
 export { resultLine } from "./jsonrpc.ts";

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { parseJsonMessage, readTopLevelId } from "./json_input.ts";
+import { parseJsonMessage, readTopLevelId } from "./guarded_json.ts";
 import {
   ErrorCode,
   type ErrorData,

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { exceedsJsonDepth, MAX_JSON_DEPTH, parseJsonFaithfully } from "./json_input.ts";
+import { exceedsJsonDepth, MAX_JSON_DEPTH, parseJsonFaithfully } from "./guarded_json.ts";
 
 /** A `resource_link` content item: a resource the client can read with `resources/read`. */
 export interface ResourceLink {

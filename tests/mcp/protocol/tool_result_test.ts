@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { singleJsonObject, toCallToolResult, toolFailure } from "../../../src/mcp/protocol/tool_result.ts";
-import { parseJsonFaithfully } from "../../../src/mcp/protocol/json_input.ts";
+import { parseJsonFaithfully } from "../../../src/mcp/protocol/guarded_json.ts";
 
 Deno.test("only a single JSON object counts as structured", () => {
   assert.deepEqual(singleJsonObject('{"ok":true}'), { ok: true });

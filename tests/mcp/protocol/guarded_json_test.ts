@@ -4,7 +4,7 @@ import {
   MAX_JSON_DEPTH,
   parseJsonFaithfully,
   parseJsonMessage,
-} from "../../../src/mcp/protocol/json_input.ts";
+} from "../../../src/mcp/protocol/guarded_json.ts";
 
 Deno.test("depth scan counts arrays and objects but not brackets inside strings", () => {
   assert.equal(exceedsJsonDepth("[[[]]]", 3), false);

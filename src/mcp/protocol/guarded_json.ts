@@ -42,7 +42,7 @@ const jsonWithSource = JSON as unknown as {
  *
  * @example
  * ```ts
- * import { exceedsJsonDepth } from "./json_input.ts";
+ * import { exceedsJsonDepth } from "./guarded_json.ts";
  * import assert from "node:assert/strict";
  * assert.equal(exceedsJsonDepth("[[[]]]", 2), true);
  * assert.equal(exceedsJsonDepth('{"a":"[[[["}', 1), false); // brackets inside strings do not count
@@ -100,7 +100,7 @@ function isEscaped(text: string, quoteAt: number): boolean {
  *
  * @example
  * ```ts
- * import { readTopLevelId } from "./json_input.ts";
+ * import { readTopLevelId } from "./guarded_json.ts";
  * import assert from "node:assert/strict";
  * assert.deepEqual(readTopLevelId('{"jsonrpc":"2.0","id":7,"params":[[[[]]]]}'), { value: 7, source: "7" });
  * assert.equal(readTopLevelId('{"params":{"id":7}}'), null); // not at the top level
@@ -178,7 +178,7 @@ function skipSpace(text: string, at: number): number {
  *
  * @example
  * ```ts
- * import { parseJsonMessage } from "./json_input.ts";
+ * import { parseJsonMessage } from "./guarded_json.ts";
  * import assert from "node:assert/strict";
  * const parsed = parseJsonMessage('{"id":1,"__proto__":{"x":1}}');
  * assert.ok(parsed.ok);
@@ -287,7 +287,7 @@ function trackedNumbersPrint(text: string, key: string): boolean {
  *
  * @example
  * ```ts
- * import { parseJsonFaithfully } from "./json_input.ts";
+ * import { parseJsonFaithfully } from "./guarded_json.ts";
  * import assert from "node:assert/strict";
  * assert.equal(JSON.stringify(parseJsonFaithfully('{"v":1.50}')), '{"v":1.50}');
  * ```
