@@ -25,6 +25,7 @@ import { JsonArrayParser, JsonColumns, type JsonObjectRecord, jsonRecordFields }
 import type { TemplateConfig } from "../config/mod.ts";
 import type { EngineFs } from "./host.ts";
 import { capDataFields } from "./header_checks.ts";
+import { isValidUtf8Prefix } from "../util/utf8.ts";
 
 /** The header of an input: column names (empty for headerless CSV). */
 export interface InputHeader {
@@ -52,20 +53,6 @@ export interface RecordSource {
   ): Promise<void>;
   /** Records of the last pass whose quotes did not pair up. */
   readonly unbalancedQuotes: number;
-}
-
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
-function isValidUtf8Prefix(bytes: Uint8Array): boolean {
-  // A chunk may end inside a multi-byte character: only judge up to the last line break.
-  let end = bytes.lastIndexOf(10);
-  if (end < 0) end = bytes.length;
-  try {
-    strictUtf8.decode(bytes.subarray(0, end));
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** CSV input with preamble lines, an optional header line and the template's dialect. */

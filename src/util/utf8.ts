@@ -58,3 +58,31 @@ export function utf8UnitBytes(text: string, i: number): number {
   if ((c & 0xfc00) === 0xdc00) return i > 0 && (text.charCodeAt(i - 1) & 0xfc00) === 0xd800 ? 0 : 3;
   return 3;
 }
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * True when `bytes` up to their last line feed (all of them when there is none) are strict UTF-8. A read
+ * chunk may end inside a multi-byte character, so what follows the last line break is not judged; this is
+ * how bxp-cli checks an input's first chunk.
+ *
+ * @example
+ * ```ts
+ * import { isValidUtf8Prefix } from "./utf8.ts";
+ * import assert from "node:assert/strict";
+ * const euro = new TextEncoder().encode("€"); // 3 bytes
+ * assert.equal(isValidUtf8Prefix(new Uint8Array([0x61, 0x0a, euro[0], euro[1]])), true);
+ * assert.equal(isValidUtf8Prefix(new Uint8Array([0xff, 0x0a, 0x61])), false);
+ * assert.equal(isValidUtf8Prefix(new Uint8Array([euro[0], euro[1]])), false);
+ * ```
+ */
+export function isValidUtf8Prefix(bytes: Uint8Array): boolean {
+  let end = bytes.lastIndexOf(10);
+  if (end < 0) end = bytes.length;
+  try {
+    strictUtf8.decode(bytes.subarray(0, end));
+    return true;
+  } catch {
+    return false;
+  }
+}

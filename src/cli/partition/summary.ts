@@ -21,6 +21,7 @@ import { mergeTally, newTally, type RowTally } from "../../engine/mod.ts";
 import { fileFacts, type PartitionSetup } from "./setup.ts";
 import type { KeyWritesEntry } from "../../engine/mod.ts";
 import { mergeWrites } from "./piece.ts";
+import { isValidUtf8Prefix } from "../../util/utf8.ts";
 
 /** One input file as the job saw it. */
 export interface SummaryFile {
@@ -61,19 +62,6 @@ export interface SummaryRequest {
 
 /** The bytes of the first read chunk bxp-cli checks for valid UTF-8. */
 export const UTF8_SAMPLE_BYTES = 256 * 1024;
-
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
-function validUtf8Prefix(bytes: Uint8Array): boolean {
-  let end = bytes.lastIndexOf(10);
-  if (end < 0) end = bytes.length;
-  try {
-    strictUtf8.decode(bytes.subarray(0, end));
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function fromBase64(text: string): Uint8Array {
   const bin = atob(text);
@@ -147,7 +135,7 @@ export function summarize(
     }
     const utf8 = t.csvInputEncoding.toLowerCase().replace("_", "-") === "utf-8";
     const sample = fromBase64(file.sample_b64);
-    if (utf8 && sample.length > 0 && !validUtf8Prefix(sample)) {
+    if (utf8 && sample.length > 0 && !isValidUtf8Prefix(sample)) {
       stats.warnings++;
       reporter.warning(`warning: '${name}' is not valid UTF-8; non-ASCII characters may be garbled\n`);
     }
