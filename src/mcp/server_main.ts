@@ -22,7 +22,15 @@ import { logToStderr } from "./stderr_log.ts";
 import { PathGuardError, ProjectRoot } from "./security/paths.ts";
 import { cliProgramFor, netAddress, type SandboxPlan, startSandboxedWorker } from "./security/sandbox.ts";
 import { readEnvQuietly } from "./read_env.ts";
-import { SIM_ROOT_NAME, tempBase } from "./temp_folders.ts";
+import {
+  removeTokenFolder,
+  SIM_ROOT_NAME,
+  sweepStaleTokenFolders,
+  tempBase,
+  TOKEN_FILE_NAME,
+  TOKEN_FOLDER_PREFIX,
+  TOKEN_PID_FILE_NAME,
+} from "./temp_folders.ts";
 
 const encoder = new TextEncoder();
 
@@ -101,24 +109,165 @@ async function readToken(file: string): Promise<string | { error: string }> {
 }
 
 /** The name of the generated token's file, in its own private folder under the temp folder. */
-export const GENERATED_TOKEN_FILE = "token";
+export const GENERATED_TOKEN_FILE = TOKEN_FILE_NAME;
 
 /**
- * A fresh bearer token (32 random bytes, hex) written to a new file only this user can read (in a
- * new 0700 folder under the temp folder); returns the token and the file's path. The token itself is
- * never logged: a client reads it from the file.
+ * The generated token's folder, owned by this process: made at start, removed when bxp-mcp ends (see
+ * {@link TokenFolder.remove}).
  */
-async function generateToken(): Promise<{ token: string; file: string } | { error: string }> {
+class TokenFolder {
+  readonly dir: string;
+  /** The pid file, open and locked while this process runs (a sweep by another bxp-mcp sees it live). */
+  #pidFile: Deno.FsFile | null;
+  /** The worker that keeps write access to {@link dir} after this thread dropped its own. */
+  #remover: Worker | null = null;
+  #removed: Promise<boolean> | null = null;
+
+  constructor(dir: string, pidFile: Deno.FsFile | null) {
+    this.dir = dir;
+    this.#pidFile = pidFile;
+  }
+
+  /**
+   * Start the worker that will remove the folder at exit, allowed to write this folder only: this thread
+   * drops its write access once the session worker starts. Call before that.
+   */
+  keepRemover(): void {
+    if (this.#remover !== null) return;
+    const none = { env: false, net: false, run: false, ffi: false, sys: false, import: false } as const;
+    try {
+      const url = URL.createObjectURL(new Blob([TOKEN_REMOVER_SOURCE], { type: "text/javascript" }));
+      try {
+        this.#remover = new Worker(url, {
+          type: "module",
+          name: "bxp-mcp-token-remover",
+          deno: { permissions: { ...none, read: [this.dir], write: [this.dir] } },
+        });
+      } finally {
+        URL.revokeObjectURL(url);
+      }
+      this.#remover.onerror = (event) => event.preventDefault();
+    } catch {
+      // without narrowed workers the session cannot start either: this thread keeps its write access
+      this.#remover = null;
+    }
+  }
+
+  /**
+   * Remove the folder: exactly its `token` and `pid` files, then the folder (never recursively). Through
+   * the remover worker when there is one, else directly. Resolves with whether the folder is gone; logs
+   * (never throws) when it is not.
+   */
+  remove(): Promise<boolean> {
+    this.#removed ??= this.#remove();
+    return this.#removed;
+  }
+
+  async #remove(): Promise<boolean> {
+    try {
+      this.#pidFile?.close();
+    } catch {
+      // closed already
+    }
+    this.#pidFile = null;
+    const remover = this.#remover;
+    this.#remover = null;
+    let gone: boolean;
+    if (remover === null) {
+      gone = await removeTokenFolder(this.dir);
+    } else {
+      gone = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), TOKEN_REMOVE_WAIT_MS);
+        remover.onmessage = (event: MessageEvent<unknown>) => {
+          clearTimeout(timer);
+          resolve(event.data === true);
+        };
+        remover.onerror = (event) => {
+          event.preventDefault();
+          clearTimeout(timer);
+          resolve(false);
+        };
+        remover.postMessage({ dir: this.dir, files: [TOKEN_FILE_NAME, TOKEN_PID_FILE_NAME] });
+      });
+      remover.terminate();
+    }
+    if (!gone) logToStderr(`cannot remove the generated bearer token's folder ${this.dir}`);
+    return gone;
+  }
+}
+
+/** How long the exit waits for the token folder's removal. */
+const TOKEN_REMOVE_WAIT_MS = 5_000;
+
+/**
+ * The remover worker (see {@link TokenFolder.keepRemover}): on `{dir, files}`, removes each named file of
+ * `dir`, then `dir` itself (never recursively), and answers whether `dir` is gone. Mirrors
+ * `removeTokenFolder` of `temp_folders.ts` (a worker from a blob imports nothing).
+ */
+const TOKEN_REMOVER_SOURCE = `
+self.onmessage = async (event) => {
+  const { dir, files } = event.data;
+  for (const name of files) {
+    try {
+      await Deno.remove(dir + "/" + name);
+    } catch {
+      // missing already
+    }
+  }
+  let gone = false;
+  try {
+    await Deno.remove(dir);
+    gone = true;
+  } catch (error) {
+    gone = error instanceof Deno.errors.NotFound;
+  }
+  self.postMessage(gone);
+};
+`;
+
+/**
+ * A fresh bearer token (32 random bytes, hex) written to a new file only this user can read, in a new
+ * 0700 folder `bxp-mcp-token-<pid>-<random>` under the temp folder, beside the file `pid` (this process's
+ * pid, 0600, locked while it runs); returns the token and the folder. Then sweeps the token folders a
+ * killed bxp-mcp left behind ({@link sweepStaleTokenFolders}). The token itself is never logged: a client
+ * reads it from the file.
+ */
+async function generateToken(): Promise<
+  { token: string; file: string; folder: TokenFolder } | { error: string }
+> {
   const token = [...crypto.getRandomValues(new Uint8Array(32))]
     .map((b) => b.toString(16).padStart(2, "0")).join("");
+  const base = tempBase(readEnvQuietly);
+  let folder: TokenFolder | null = null;
   try {
-    const dir = await Deno.makeTempDir({ dir: tempBase(readEnvQuietly), prefix: "bxp-mcp-token-" });
+    const dir = await Deno.makeTempDir({ dir: base, prefix: `${TOKEN_FOLDER_PREFIX}${Deno.pid}-` });
+    folder = new TokenFolder(dir, null);
     if (Deno.build.os !== "windows") await Deno.chmod(dir, 0o700);
+    const pidFile = await Deno.open(join(dir, TOKEN_PID_FILE_NAME), {
+      write: true,
+      read: true,
+      createNew: true,
+      mode: 0o600,
+    });
+    folder = new TokenFolder(dir, pidFile);
+    if (Deno.build.os !== "windows") await Deno.chmod(join(dir, TOKEN_PID_FILE_NAME), 0o600);
+    const pidBytes = encoder.encode(`${Deno.pid}\n`);
+    for (let at = 0; at < pidBytes.length;) at += await pidFile.write(pidBytes.subarray(at));
+    try {
+      await pidFile.lock(true);
+    } catch {
+      // a file system without locks: the pid alone then tells a sweep this folder is live
+    }
     const file = join(dir, GENERATED_TOKEN_FILE);
     await Deno.writeTextFile(file, `${token}\n`, { createNew: true, mode: 0o600 });
     if (Deno.build.os !== "windows") await Deno.chmod(file, 0o600);
-    return { token, file };
+    const uid = (await Deno.lstat(dir)).uid;
+    for (const name of await sweepStaleTokenFolders(base, uid, dir)) {
+      logToStderr(`removed $TMPDIR/${name}, a bearer token folder left by a bxp-mcp that was killed`);
+    }
+    return { token, file, folder };
   } catch (error) {
+    await folder?.remove();
     return {
       error: `cannot write the generated bearer token: ${error instanceof Error ? error.message : error} ` +
         "(give one with --token-file FILE)",
@@ -127,9 +276,12 @@ async function generateToken(): Promise<{ token: string; file: string } | { erro
 }
 
 /** The worker's HTTP settings from the flags, or a usage message (exit 2). */
-async function httpStart(flags: HttpFlags): Promise<HttpStart | { error: string }> {
+async function httpStart(
+  flags: HttpFlags,
+): Promise<{ start: HttpStart; folder: TokenFolder | null } | { error: string }> {
   const loopback = LOOPBACK_NAMES.has(flags.hostname.toLowerCase());
   let token: string | null = null;
+  let folder: TokenFolder | null = null;
   if (flags.tokenFile !== null) {
     const read = await readToken(flags.tokenFile);
     if (typeof read !== "string") return read;
@@ -150,11 +302,12 @@ async function httpStart(flags: HttpFlags): Promise<HttpStart | { error: string 
     const made = await generateToken();
     if ("error" in made) return made;
     token = made.token;
+    folder = made.folder;
     logToStderr(
       `bearer token written to ${made.file} (mode 0600): clients send it as "Authorization: Bearer <token>"`,
     );
   }
-  return {
+  const start: HttpStart = {
     hostname: flags.hostname,
     port: flags.port,
     loopback,
@@ -165,6 +318,7 @@ async function httpStart(flags: HttpFlags): Promise<HttpStart | { error: string 
     maxSessionsPerClient: flags.maxSessionsPerClient,
     bodyTimeoutMs: flags.bodyTimeoutSeconds === null ? null : flags.bodyTimeoutSeconds * 1000,
   };
+  return { start, folder };
 }
 
 /** Sent to the session worker when the process got a shutdown signal. */
@@ -222,26 +376,35 @@ export async function runBxpMcp(args: readonly string[]): Promise<number> {
         logToStderr("--allow-write needs --root DIR: writes stay disabled for a root learnt from the client");
       }
       let http: HttpStart | undefined;
+      let tokenFolder: TokenFolder | null = null;
       if (command.http !== undefined) {
         const started = await httpStart(command.http);
         if ("error" in started) {
           logToStderr(started.error);
           return 2;
         }
-        http = started;
+        http = started.start;
+        tokenFolder = started.folder;
         plan.listen = netAddress(http.hostname, http.port);
       }
-      const shownRoot = root?.path ?? "the client's MCP roots (exactly one file:// root), none fixed";
-      const transport = http === undefined ? "on stdio" : "over HTTP";
-      logToStderr(
-        `serving MCP ${transport} (root: ${shownRoot}, writes: ${writable ? "enabled" : "disabled"})`,
-      );
-      return await runSessionWorker(plan, {
-        kind: "start",
-        root: root?.path ?? null,
-        allowWrite: command.allowWrite,
-        http,
-      });
+      try {
+        const shownRoot = root?.path ?? "the client's MCP roots (exactly one file:// root), none fixed";
+        const transport = http === undefined ? "on stdio" : "over HTTP";
+        logToStderr(
+          `serving MCP ${transport} (root: ${shownRoot}, writes: ${writable ? "enabled" : "disabled"})`,
+        );
+        // Before the session worker starts: this thread then drops its write access.
+        tokenFolder?.keepRemover();
+        return await runSessionWorker(plan, {
+          kind: "start",
+          root: root?.path ?? null,
+          allowWrite: command.allowWrite,
+          http,
+        });
+      } finally {
+        // Every end once the token is written (signals, stdin closed, cannot listen, a failed session).
+        await tokenFolder?.remove();
+      }
     }
   }
 }
