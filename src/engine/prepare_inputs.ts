@@ -42,6 +42,55 @@ async function namesWithSuffix(env: RunEnv, dir: string, suffix: string): Promis
   return listed === null ? null : listed.filter((n) => n.endsWith(suffix)).sort(compareNames);
 }
 
+/**
+ * The loop both passes share: each data folder once, its `*<suffix>` files in name order, the section's
+ * heading and summary line, the inflate threads closed however it ends. `forDir` gives the handler of one
+ * folder's containers (a folder may keep state across them); the handler returns false to stop the pass.
+ */
+async function eachContainer<T>(
+  env: RunEnv,
+  stats: SectionStats,
+  started: number,
+  heading: string,
+  dirs: ReadonlyMap<string, T>,
+  suffix: string,
+  forDir: (
+    dir: string,
+    value: T,
+    threads: ContainerThreads,
+    written: ReturnType<typeof writtenPaths>,
+  ) => (name: string) => Promise<boolean>,
+): Promise<SectionStats> {
+  if (dirs.size === 0) return stats;
+  const { reporter } = env;
+  reporter.info(heading);
+  const threads = new ContainerThreads(containerWorkerCount(env), env.workers ?? null);
+  const end = () => {
+    stats.timeMs = env.now() - started;
+    reporter.info(summaryLine(stats) + "\n");
+    return stats;
+  };
+  const written = writtenPaths(env);
+  try {
+    for (const [dir, value] of dirs) {
+      const names = await namesWithSuffix(env, dir, suffix);
+      if (names === null) {
+        reporter.fatal(`error: directory not found: '${dir}'\n`);
+        stats.hasFatal = true;
+        continue;
+      }
+      const handle = forDir(dir, value, threads, written);
+      for (const name of names) {
+        if (!await handle(name)) return end();
+      }
+    }
+    return end();
+  } finally {
+    // Whatever ended the pass, its inflate threads stop before any template converts.
+    await threads.close();
+  }
+}
+
 /** Unpacks every `*.zip` of the folders of templates with `zip_input` into flat CSV members. */
 export async function unpackZips(selected: readonly SelectedTemplate[], env: RunEnv): Promise<SectionStats> {
   const stats = newStats();
@@ -52,62 +101,43 @@ export async function unpackZips(selected: readonly SelectedTemplate[], env: Run
       if (s.template.zipInput !== null && !dirs.has(dir)) dirs.set(dir, s.template.zipInput);
     }
   }
-  if (dirs.size === 0) return stats;
   const { fs, reporter } = env;
-  reporter.info("\n=== unpacking zip archives ===\n");
-  const threads = new ContainerThreads(containerWorkerCount(env), env.workers ?? null);
-  const end = () => {
-    stats.timeMs = env.now() - started;
-    reporter.info(summaryLine(stats) + "\n");
-    return stats;
-  };
-  const written = writtenPaths(env);
-  try {
-    for (const [dir, zi] of dirs) {
-      const zips = await namesWithSuffix(env, dir, ".zip");
-      // Output names this folder's archives unpack to: two archives never write one file.
-      const claimed = new Map<string, string>();
-      if (zips === null) {
-        reporter.fatal(`error: directory not found: '${dir}'\n`);
-        stats.hasFatal = true;
-        continue;
-      }
-      for (const zipName of zips) {
-        let unpacked: number;
-        try {
-          unpacked = await unpackArchive({
-            fs,
-            dir,
-            zipName,
-            options: zi,
-            threads,
-            fresh: env.fresh,
-            claimed,
-            written,
-          });
-        } catch (err) {
-          if (err instanceof ZipInputError && err.kind === "unsupported_compression") {
-            reporter.warning(`warning: ${err.message}\n`);
-            stats.warnings++;
-            continue;
-          }
-          const detail = err instanceof Error ? err.message : String(err);
-          reporter.fatal(
-            `fatal error: ${
-              err instanceof ZipInputError ? detail : `cannot read zip '${zipName}': ${detail}`
-            }\n`,
-          );
-          stats.hasFatal = true;
-          return end();
+  const heading = "\n=== unpacking zip archives ===\n";
+  return await eachContainer(env, stats, started, heading, dirs, ".zip", (dir, zi, threads, written) => {
+    // Output names this folder's archives unpack to: two archives never write one file.
+    const claimed = new Map<string, string>();
+    return async (zipName) => {
+      let unpacked: number;
+      try {
+        unpacked = await unpackArchive({
+          fs,
+          dir,
+          zipName,
+          options: zi,
+          threads,
+          fresh: env.fresh,
+          claimed,
+          written,
+        });
+      } catch (err) {
+        if (err instanceof ZipInputError && err.kind === "unsupported_compression") {
+          reporter.warning(`warning: ${err.message}\n`);
+          stats.warnings++;
+          return true;
         }
-        reporter.info(`  unpacked '${zipName}' (${unpacked} members)\n`);
+        const detail = err instanceof Error ? err.message : String(err);
+        reporter.fatal(
+          `fatal error: ${
+            err instanceof ZipInputError ? detail : `cannot read zip '${zipName}': ${detail}`
+          }\n`,
+        );
+        stats.hasFatal = true;
+        return false;
       }
-    }
-    return end();
-  } finally {
-    // Whatever ended the pass, its inflate threads stop before any template converts.
-    await threads.close();
-  }
+      reporter.info(`  unpacked '${zipName}' (${unpacked} members)\n`);
+      return true;
+    };
+  });
 }
 
 /** Extracts the `xlsx_sheet` of each template from every `*.xlsx` of its folder into an intermediate CSV. */
@@ -126,55 +156,42 @@ export async function extractSheets(
       dirs.set(dir, specs);
     }
   }
-  if (dirs.size === 0) return stats;
   const { fs, reporter } = env;
-  reporter.info("\n=== preparing work environment ===\n");
-  const threads = new ContainerThreads(containerWorkerCount(env), env.workers ?? null);
-  const end = () => {
-    stats.timeMs = env.now() - started;
-    reporter.info(summaryLine(stats) + "\n");
-    return stats;
-  };
-  const written = writtenPaths(env);
-  try {
-    for (const [dir, specs] of dirs) {
-      const books = await namesWithSuffix(env, dir, ".xlsx");
-      if (books === null) {
-        reporter.fatal(`error: directory not found: '${dir}'\n`);
+  const heading = "\n=== preparing work environment ===\n";
+  return await eachContainer(
+    env,
+    stats,
+    started,
+    heading,
+    dirs,
+    ".xlsx",
+    (dir, specs, threads, written) => async (book) => {
+      const stem = book.slice(0, -".xlsx".length);
+      if (env.fresh) {
+        let all = true;
+        for (const spec of specs) all &&= await fs.exists(fs.join(dir, stem + spec.outputSuffix + "x"));
+        if (all) {
+          reporter.info(`  skipping '${book}' (output exists)\n`);
+          return true;
+        }
+      }
+      reporter.info(`converting '${book}'\n`);
+      try {
+        await extractWorkbook({ fs, dir, book, specs, threads, written });
+      } catch (err) {
+        if (err instanceof XlsxError && err.kind === "Utf16XmlUnsupported") {
+          reporter.warning(
+            `warning: skipping '${book}': xlsx contains UTF-16 encoded XML, which is not supported — re-save the workbook from Excel as a normal .xlsx\n`,
+          );
+          stats.warnings++;
+          return true;
+        }
+        const detail = err instanceof Error ? err.message : String(err);
+        reporter.fatal(`fatal error: xlsx conversion failed for '${book}': ${detail}\n`);
         stats.hasFatal = true;
-        continue;
+        return false;
       }
-      for (const book of books) {
-        const stem = book.slice(0, -".xlsx".length);
-        if (env.fresh) {
-          let all = true;
-          for (const spec of specs) all &&= await fs.exists(fs.join(dir, stem + spec.outputSuffix + "x"));
-          if (all) {
-            reporter.info(`  skipping '${book}' (output exists)\n`);
-            continue;
-          }
-        }
-        reporter.info(`converting '${book}'\n`);
-        try {
-          await extractWorkbook({ fs, dir, book, specs, threads, written });
-        } catch (err) {
-          if (err instanceof XlsxError && err.kind === "Utf16XmlUnsupported") {
-            reporter.warning(
-              `warning: skipping '${book}': xlsx contains UTF-16 encoded XML, which is not supported — re-save the workbook from Excel as a normal .xlsx\n`,
-            );
-            stats.warnings++;
-            continue;
-          }
-          const detail = err instanceof Error ? err.message : String(err);
-          reporter.fatal(`fatal error: xlsx conversion failed for '${book}': ${detail}\n`);
-          stats.hasFatal = true;
-          return end();
-        }
-      }
-    }
-    return end();
-  } finally {
-    // Whatever ended the pass, its inflate threads stop before any template converts.
-    await threads.close();
-  }
+      return true;
+    },
+  );
 }
