@@ -501,6 +501,25 @@ export class ProjectRoot {
    * enforced while reading, in case the file grows.
    */
   async readFile(path: string, options: ReadOptions): Promise<{ relative: string; bytes: Uint8Array }> {
+    const { relative, shown, file } = await this.#openRegular(path, options, true);
+    try {
+      if (file.size > options.maxBytes) throw tooLarge(options, file.size, shown);
+      return { relative, bytes: await readBounded(file, options, shown) };
+    } finally {
+      file.close();
+    }
+  }
+
+  /**
+   * What {@link ProjectRoot.readFile} and {@link ProjectRoot.readHead} both check before reading: `path`
+   * walks to a regular, singly linked file (with `capped`, also no larger than `options.maxBytes` by its
+   * `lstat`), then opened by `#open`. The caller closes the file.
+   */
+  async #openRegular(
+    path: string,
+    options: ReadOptions,
+    capped: boolean,
+  ): Promise<{ relative: string; shown: string; file: OpenedFile }> {
     const walked = await this.walk(path);
     const shown = displayPath(walked.relative);
     const info = walked.target;
@@ -511,14 +530,8 @@ export class ProjectRoot {
     if (info.nlink !== null && info.nlink > 1) {
       throw new PathGuardError("hardlink", `File has other hard links; refusing to read it: ${shown}`, shown);
     }
-    if (info.size > options.maxBytes) throw tooLarge(options, info.size, shown);
-    const file = await this.#open(walked, shown);
-    try {
-      if (file.size > options.maxBytes) throw tooLarge(options, file.size, shown);
-      return { relative: walked.relative, bytes: await readBounded(file, options, shown) };
-    } finally {
-      file.close();
-    }
+    if (capped && info.size > options.maxBytes) throw tooLarge(options, info.size, shown);
+    return { relative: walked.relative, shown, file: await this.#open(walked, shown) };
   }
 
   /**
@@ -545,17 +558,7 @@ export class ProjectRoot {
     path: string,
     options: ReadOptions,
   ): Promise<{ relative: string; bytes: Uint8Array; size: number; truncated: boolean }> {
-    const walked = await this.walk(path);
-    const shown = displayPath(walked.relative);
-    const info = walked.target;
-    if (info === null) {
-      throw new PathGuardError("not-found", `${options.what} file not found: ${shown}`, shown);
-    }
-    if (!info.isFile) throw new PathGuardError("not-regular", `Not a regular file: ${shown}`, shown);
-    if (info.nlink !== null && info.nlink > 1) {
-      throw new PathGuardError("hardlink", `File has other hard links; refusing to read it: ${shown}`, shown);
-    }
-    const file = await this.#open(walked, shown);
+    const { relative, shown, file } = await this.#openRegular(path, options, false);
     try {
       const size = file.size;
       const buffer = new Uint8Array(Math.min(options.maxBytes, Math.max(size, 0)) + 1);
@@ -572,7 +575,7 @@ export class ProjectRoot {
       }
       const truncated = filled > options.maxBytes;
       return {
-        relative: walked.relative,
+        relative,
         bytes: buffer.slice(0, Math.min(filled, options.maxBytes)),
         size,
         truncated,
