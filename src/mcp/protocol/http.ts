@@ -29,7 +29,7 @@ import { ErrorCode, errorResponse, toWireId } from "./jsonrpc.ts";
 import { MetaKey, ModernErrorCode } from "./modern.ts";
 import { parseJsonMessage } from "./guarded_json.ts";
 import { MAX_LINE_BYTES } from "./line_splitter.ts";
-import { settleWithin } from "./settle.ts";
+import { settleWithin, track } from "./settle.ts";
 import type { McpServer } from "./server.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "./versions.ts";
 import {
@@ -213,7 +213,7 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
   const sweep = setInterval(() => {
     const limit = now() - idleMs;
     for (const session of sessions.values()) {
-      if (session.running === 0 && session.lastActive < limit) void endSession(session, "idle");
+      if (session.idleSince(limit)) void endSession(session, "idle");
     }
     for (const client of modernClients.values()) {
       if (client.running === 0 && client.lastActive < limit) void endModernClient(client, "idle");
@@ -277,7 +277,7 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       return plain(request, 400, `Bad Request: unsupported MCP-Protocol-Version '${clip(version)}'`);
     }
-    session.lastActive = now();
+    session.markActive();
     return session;
   };
 
@@ -343,7 +343,15 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
       // Decided again now: other sessions may have opened while this body arrived.
       const full = sessions.makeRoom(client, (victim, reason) => void endSession(victim, reason));
       if (full !== null) return tooManySessions(request, full.message);
-      session = new HttpSession(id, label, client, options.createSession(), now(), log);
+      session = new HttpSession({
+        id,
+        label,
+        client,
+        server: options.createSession(),
+        now,
+        log,
+        streamQueueBytes: streamQueue,
+      });
       sessions.add(session);
       log(`session ${label} started`);
     } else {
@@ -357,7 +365,7 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     const answersUs = message !== null && !("method" in message) &&
       ("result" in message || "error" in message);
     if (message !== null && (!("id" in message) || answersUs)) {
-      track(session.work, session.server.handleLine(text, () => {}));
+      session.accept(text);
       return new Response(null, { status: 202, headers: baseHeaders(request) });
     }
     if (session.running >= maxRunning) {
@@ -366,8 +374,10 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
       });
     }
     // A ping keeps a session from expiring but does not make it useful: it is still first to make room.
-    if (message === null || message.method !== "ping") session.lastUseful = now();
-    return answerRequest(request, session, text, takesSse, isInitialize);
+    if (message === null || message.method !== "ping") session.markUseful();
+    const headers = baseHeaders(request);
+    if (isInitialize) headers.set("mcp-session-id", session.id);
+    return session.answer(text, headers, takesSse);
   };
 
   const bodyRefusal = (request: Request, body: Exclude<Body, { kind: "ok" }>): Response => {
@@ -515,58 +525,6 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     });
   };
 
-  /**
-   * Run one request; its first message decides the answer: the response alone as `application/json`, or
-   * (a notification first, e.g. progress) an event stream carrying everything until the response.
-   */
-  const answerRequest = (
-    request: Request,
-    session: HttpSession,
-    text: string,
-    takesSse: boolean,
-    isInitialize: boolean,
-  ): Promise<Response> => {
-    const headers = baseHeaders(request);
-    if (isInitialize) headers.set("mcp-session-id", session.id);
-    session.running++;
-    return new Promise<Response>((resolve) => {
-      let stream: EventStream | null = null;
-      let answered = false;
-      const send = (json: string) => {
-        const isNotification = json.startsWith('{"jsonrpc":"2.0","method"');
-        if (stream !== null) {
-          stream.send(json);
-          if (!isNotification) stream.close();
-        } else if (answered) {
-          log(`session ${session.label}: dropped a message sent after the answer`);
-        } else if (!isNotification) {
-          answered = true;
-          headers.set("content-type", "application/json");
-          resolve(new Response(json, { status: parseFailed(json) ? 400 : 200, headers }));
-        } else if (takesSse) {
-          const opened = new EventStream(headers, (why) => {
-            session.postStreams.delete(opened);
-            if (why === "not_reading") log(`session ${session.label}: dropped an event stream nobody read`);
-          }, streamQueue);
-          stream = opened;
-          session.postStreams.add(opened);
-          answered = true;
-          resolve(opened.response);
-          session.flushPending(opened);
-          opened.send(json);
-        } // a client that takes only JSON gets no notifications
-      };
-      const work = session.server.handleLine(text, send).finally(() => {
-        session.running--;
-        session.lastActive = now();
-        if (stream !== null) stream.close();
-        // A cancelled call is never answered (the spec forbids it): end the request with no content.
-        if (!answered) resolve(new Response(null, { status: 202, headers }));
-      });
-      track(session.work, work);
-    });
-  };
-
   const handleGet = (request: Request): Response => {
     const accept = request.headers.get("accept") ?? "";
     if (!/text\/event-stream/i.test(accept)) {
@@ -576,16 +534,8 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     }
     const found = sessionOf(request);
     if (found instanceof Response) return found;
-    if (found.standalone !== null && !found.standalone.closed) {
-      return plain(request, 409, "Conflict: this session already has an open GET stream");
-    }
-    const stream: EventStream = new EventStream(baseHeaders(request), (why) => {
-      if (found.standalone === stream) found.standalone = null;
-      if (why === "not_reading") log(`session ${found.label}: dropped a GET stream nobody read`);
-    }, streamQueue);
-    found.standalone = stream;
-    found.flushPending(stream);
-    return stream.response;
+    return found.openStream(baseHeaders(request)) ??
+      plain(request, 409, "Conflict: this session already has an open GET stream");
   };
 
   const handleDelete = async (request: Request): Promise<Response> => {
@@ -680,17 +630,6 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
       return sessions.size;
     },
   };
-}
-
-function track(set: Set<Promise<unknown>>, work: Promise<unknown>): void {
-  const settled = work.then(() => {}, () => {});
-  set.add(settled);
-  settled.finally(() => set.delete(settled));
-}
-
-/** Whether a JSON-RPC answer is the core's refusal of an unparsable or malformed message (id null). */
-function parseFailed(json: string): boolean {
-  return json.startsWith('{"jsonrpc":"2.0","id":null,"error"');
 }
 
 /**

@@ -211,7 +211,7 @@ export class ModernClients {
     };
     // Modern requests never reach the client through the server's own requests (2026-07-28 embeds
     // them in results), so there is no output for them.
-    client.server.setOutput(null);
+    client.server.connect(null);
     this.#clients.set(key, client);
     return client;
   }

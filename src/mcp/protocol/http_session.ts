@@ -1,6 +1,7 @@
 /**
  * The sessions of the Streamable HTTP transport: one {@link McpServer} each, the streams that carry its
- * server-to-client messages, and the table that caps them (all sessions, and each client's: a client is
+ * server-to-client messages (each request's answer stream, the GET stream), the bookkeeping idle expiry
+ * and eviction read, and the table that caps them (all sessions, and each client's: a client is
  * its remote address) and makes room at the cap by ending the least recently useful session (a `ping`
  * is not use: a client pinging every session it holds must not keep everyone else out).
  *
@@ -11,13 +12,36 @@
  */
 
 import type { McpServer } from "./server.ts";
-import { EventStream } from "./http_stream.ts";
+import { DEFAULT_STREAM_QUEUE_BYTES, EventStream } from "./http_stream.ts";
+import { track } from "./settle.ts";
+import type { Transport } from "./transport.ts";
 
 /** Server-to-client messages kept for a session while no stream is open to carry them. */
 const MAX_PENDING_OUT = 256;
 
-/** One MCP session over HTTP. */
-export class HttpSession {
+/** What a new {@link HttpSession} is made of. */
+export interface HttpSessionInit {
+  /** The id the client will send (`Mcp-Session-Id`); secret. */
+  id: string;
+  /** A short, non-secret name for logs ({@link sessionLabel}). */
+  label: string;
+  /** Who opens it (its remote address). */
+  client: string;
+  /** The session's own server, connected to the session from now on. */
+  server: McpServer;
+  /** The clock. */
+  now: () => number;
+  /** Diagnostics sink. */
+  log: (message: string) => void;
+  /** Bytes an event stream may hold unread before it is dropped (default {@link DEFAULT_STREAM_QUEUE_BYTES}). */
+  streamQueueBytes?: number;
+}
+
+/**
+ * One MCP session over HTTP, and its server's {@link Transport}: answers go out on each POST's own
+ * response, server-initiated messages through {@link HttpSession.send}.
+ */
+export class HttpSession implements Transport {
   /** The id the client sends (`Mcp-Session-Id`); secret. */
   readonly id: string;
   /** A short, non-secret name for logs. */
@@ -31,49 +55,129 @@ export class HttpSession {
   lastActive: number;
   /** Last request other than `ping` (the eviction order at the cap). */
   lastUseful: number;
-  /** The standalone GET stream, if the client opened one. */
-  standalone: EventStream | null = null;
-  /** POST event streams still open (they carry server requests while no GET stream is open). */
-  readonly postStreams = new Set<EventStream>();
-  /** Server-to-client messages waiting for a stream. */
-  readonly pending: string[] = [];
   /** The session's handling promises (settled), for shutdown. */
   readonly work = new Set<Promise<unknown>>();
   closing: Promise<void> | null = null;
+  /** The standalone GET stream, if the client opened one. */
+  #standalone: EventStream | null = null;
+  /** POST event streams still open (they carry server requests while no GET stream is open). */
+  readonly #postStreams = new Set<EventStream>();
+  /** Server-to-client messages waiting for a stream. */
+  readonly #pending: string[] = [];
+  readonly #now: () => number;
   readonly #log: (message: string) => void;
+  readonly #streamQueueBytes: number;
 
-  constructor(
-    id: string,
-    label: string,
-    client: string,
-    server: McpServer,
-    now: number,
-    log: (message: string) => void,
-  ) {
-    this.id = id;
-    this.label = label;
-    this.client = client;
-    this.server = server;
-    this.lastActive = now;
-    this.lastUseful = now;
-    this.#log = log;
-    server.setOutput((json) => this.#sendOut(json));
+  constructor(init: HttpSessionInit) {
+    this.id = init.id;
+    this.label = init.label;
+    this.client = init.client;
+    this.server = init.server;
+    this.#now = init.now;
+    this.#log = init.log;
+    this.#streamQueueBytes = init.streamQueueBytes ?? DEFAULT_STREAM_QUEUE_BYTES;
+    this.lastActive = this.lastUseful = this.#now();
+    this.server.connect(this);
+  }
+
+  /** A request of any kind arrived (idle expiry counts from here). */
+  markActive(): void {
+    this.lastActive = this.#now();
+  }
+
+  /** A request other than `ping` arrived (eviction at a cap takes the least recently useful first). */
+  markUseful(): void {
+    this.lastUseful = this.#now();
+  }
+
+  /** Whether nothing runs and no request arrived since `limit` (the session has expired). */
+  idleSince(limit: number): boolean {
+    return this.running === 0 && this.lastActive < limit;
+  }
+
+  /** Hand a notification, or the client's answer to a server request, to the server (nothing to answer). */
+  accept(text: string): void {
+    track(this.work, this.server.handleLine(text, () => {}));
+  }
+
+  /**
+   * Run one request; its first message decides the answer: the response alone as `application/json`
+   * (400 for the core's refusal of an unparsable message), or (a notification first, e.g. progress) an
+   * event stream carrying everything until the response, which also carries server requests while it is
+   * open. A call that ends unanswered (cancelled) ends the request with 202 and no content. `headers` are
+   * the response's (CORS, the session id of an `initialize`).
+   */
+  answer(text: string, headers: Headers, takesSse: boolean): Promise<Response> {
+    this.running++;
+    return new Promise<Response>((resolve) => {
+      let stream: EventStream | null = null;
+      let answered = false;
+      const send = (json: string) => {
+        const isNotification = json.startsWith('{"jsonrpc":"2.0","method"');
+        if (stream !== null) {
+          stream.send(json);
+          if (!isNotification) stream.close();
+        } else if (answered) {
+          this.#log(`session ${this.label}: dropped a message sent after the answer`);
+        } else if (!isNotification) {
+          answered = true;
+          headers.set("content-type", "application/json");
+          resolve(new Response(json, { status: parseFailed(json) ? 400 : 200, headers }));
+        } else if (takesSse) {
+          const opened = new EventStream(headers, (why) => {
+            this.#postStreams.delete(opened);
+            if (why === "not_reading") {
+              this.#log(`session ${this.label}: dropped an event stream nobody read`);
+            }
+          }, this.#streamQueueBytes);
+          stream = opened;
+          this.#postStreams.add(opened);
+          answered = true;
+          resolve(opened.response);
+          this.#flushPending(opened);
+          opened.send(json);
+        } // a client that takes only JSON gets no notifications
+      };
+      const work = this.server.handleLine(text, send).finally(() => {
+        this.running--;
+        this.lastActive = this.#now();
+        if (stream !== null) stream.close();
+        // A cancelled call is never answered (the spec forbids it): end the request with no content.
+        if (!answered) resolve(new Response(null, { status: 202, headers }));
+      });
+      track(this.work, work);
+    });
+  }
+
+  /**
+   * Open the standalone GET stream on `headers` (what waited for a stream goes first), or null when one
+   * is open already (one per session).
+   */
+  openStream(headers: Headers): Response | null {
+    if (this.#standalone !== null && !this.#standalone.closed) return null;
+    const stream: EventStream = new EventStream(headers, (why) => {
+      if (this.#standalone === stream) this.#standalone = null;
+      if (why === "not_reading") this.#log(`session ${this.label}: dropped a GET stream nobody read`);
+    }, this.#streamQueueBytes);
+    this.#standalone = stream;
+    this.#flushPending(stream);
+    return stream.response;
   }
 
   /** Server-initiated messages: the GET stream, else an open POST stream, else kept for the next one. */
-  #sendOut(json: string): void {
-    if (this.standalone?.send(json)) return;
-    for (const stream of this.postStreams) if (stream.send(json)) return;
-    if (this.pending.length >= MAX_PENDING_OUT) {
-      this.pending.shift();
+  send(json: string): void {
+    if (this.#standalone?.send(json)) return;
+    for (const stream of this.#postStreams) if (stream.send(json)) return;
+    if (this.#pending.length >= MAX_PENDING_OUT) {
+      this.#pending.shift();
       this.#log(`session ${this.label}: dropped a server message no stream could carry`);
     }
-    this.pending.push(json);
+    this.#pending.push(json);
   }
 
   /** Send what waited for a stream on `stream`, as much as its queue takes (the rest keeps waiting). */
-  flushPending(stream: EventStream): void {
-    while (this.pending.length > 0 && stream.offer(this.pending[0])) this.pending.shift();
+  #flushPending(stream: EventStream): void {
+    while (this.#pending.length > 0 && stream.offer(this.#pending[0])) this.#pending.shift();
   }
 
   /** Whether a call is being handled (such a session is never evicted). */
@@ -85,12 +189,17 @@ export class HttpSession {
   close(reason: string): Promise<void> {
     this.closing ??= (async () => {
       await this.server.close(reason);
-      this.server.setOutput(null);
-      this.standalone?.close();
-      for (const stream of this.postStreams) stream.close();
+      this.server.connect(null);
+      this.#standalone?.close();
+      for (const stream of this.#postStreams) stream.close();
     })();
     return this.closing;
   }
+}
+
+/** Whether a JSON-RPC answer is the core's refusal of an unparsable or malformed message (id null). */
+function parseFailed(json: string): boolean {
+  return json.startsWith('{"jsonrpc":"2.0","id":null,"error"');
 }
 
 /** A short, non-secret label for a session id in logs: 8 hex digits of its SHA-256. */

@@ -1,6 +1,7 @@
 /**
- * The MCP protocol layer: a transport-independent server core and the stdio transport. It knows nothing
- * of bxp; tools are registered by the application.
+ * The MCP protocol layer: a transport-independent server core, the seam it talks to transports through
+ * (`transport.ts`), and the stdio and Streamable HTTP transports. It knows nothing of bxp; tools are
+ * registered by the application.
  *
  * @module
  */
@@ -9,15 +10,14 @@ export {
   type ClientInfo,
   type CloseHook,
   type DirectAnswer,
-  type DirectAnswers,
   McpServer,
   type NotificationListener,
-  type Send,
   type ServerOptions,
   type ToolCall,
   type ToolDefinition,
   type ToolHandler,
 } from "./server.ts";
+export { type DirectAnswers, type Send, type Transport, type TransportServer } from "./transport.ts";
 export {
   type CallToolResult,
   type ResourceLink,

@@ -12,6 +12,7 @@
  */
 
 import { parseJsonMessage, readTopLevelId } from "./guarded_json.ts";
+import type { DirectAnswers, Send, Transport, TransportServer } from "./transport.ts";
 import {
   ErrorCode,
   type ErrorData,
@@ -47,6 +48,7 @@ import { declaresTasks, type TaskRecord, TASKS_EXTENSION, TaskStore } from "./ta
 
 export type { ToolResult } from "./tool_result.ts";
 export type { RequestId } from "./jsonrpc.ts";
+export type { DirectAnswers, Send } from "./transport.ts";
 
 /** Identity and guidance the server announces in its `initialize` result. */
 export interface ServerOptions {
@@ -100,14 +102,6 @@ export interface DirectAnswer {
    * may reuse the id as soon as it reads the answer, possibly before the handler has returned.
    */
   watch(answered: () => boolean): void;
-}
-
-/** What {@link McpServer.setDirectAnswers} turns on: the transport's terms for direct answers. */
-export interface DirectAnswers {
-  /** Longest line, newline included, another thread may write. */
-  readonly maxLineBytes: number;
-  /** The lock every writer of the output holds for a whole line (see `output_lock.ts`). */
-  readonly outputLock: Int32Array;
 }
 
 /** What a tool handler can do besides computing its result. */
@@ -181,9 +175,6 @@ export interface ToolDefinition {
   handler: ToolHandler;
 }
 
-/** Receives each outgoing message: one complete JSON text without a trailing newline. */
-export type Send = (json: string) => void;
-
 /** What the client said about itself in `initialize` (kept leniently: never a reason to refuse). */
 export interface ClientInfo {
   name: string;
@@ -250,7 +241,7 @@ const TASK_ENVELOPE_BYTES = 1024;
  * assert.deepEqual(answers.map((json) => JSON.parse(json)), [{ jsonrpc: "2.0", id: 1, result: {} }]);
  * ```
  */
-export class McpServer {
+export class McpServer implements TransportServer {
   readonly #options: ServerOptions;
   readonly #tools = new Map<string, ToolDefinition>();
   readonly #unavailable: ReadonlyMap<string, string>;
@@ -323,8 +314,18 @@ export class McpServer {
   }
 
   /**
-   * Where server-initiated messages (requests to the client) go: the transport sets it while it serves,
-   * and clears it (null) when it stops.
+   * Serve through `transport` (see `transport.ts`): its `send` carries server-initiated messages and its
+   * `directAnswers` terms are taken; null disconnects (no output, no direct answers). The transport
+   * connects while it serves and disconnects when it stops.
+   */
+  connect(transport: Transport | null): void {
+    this.setOutput(transport === null ? null : (json) => transport.send(json));
+    this.setDirectAnswers(transport?.directAnswers ?? null);
+  }
+
+  /**
+   * Where server-initiated messages (requests to the client) go, or nowhere (null): the output half of
+   * {@link McpServer.connect}.
    */
   setOutput(send: Send | null): void {
     this.#output = send;

@@ -15,3 +15,13 @@ export async function settleWithin(work: Promise<unknown>[], ms: number): Promis
     clearTimeout(timer);
   }
 }
+
+/**
+ * Keep `work` in `set`, as a promise that never rejects, until it settles: the work a shutdown waits for
+ * (with {@link settleWithin}).
+ */
+export function track(set: Set<Promise<unknown>>, work: Promise<unknown>): void {
+  const settled = work.then(() => {}, () => {});
+  set.add(settled);
+  settled.finally(() => set.delete(settled));
+}

@@ -11,7 +11,7 @@ import { LineSplitter, MAX_LINE_BYTES } from "./line_splitter.ts";
 import { SerialWriter } from "./serial_writer.ts";
 import { createOutputLock } from "../../util/output_lock.ts";
 import { settleWithin } from "./settle.ts";
-import type { McpServer } from "./server.ts";
+import type { Transport, TransportServer } from "./transport.ts";
 
 /** How long, by default, calls still running at end of input may finish before they are aborted. */
 export const DEFAULT_EOF_GRACE_MS = 250;
@@ -90,8 +90,8 @@ export type SessionEnd = "eof" | "aborted" | "read_error";
 
 /** Inputs of {@link serveStdio}. */
 export interface StdioOptions {
-  /** The server core answering each message. */
-  server: McpServer;
+  /** The server core answering each message (an `McpServer`), connected to this transport while it serves. */
+  server: TransportServer;
   /** Client-to-server bytes (stdin), as a stream or a {@link ByteReader}. Read until end of input. */
   stdin: ReadableStream<Uint8Array> | ByteReader;
   /** Server-to-client bytes (stdout): protocol messages only. Locked while serving, never closed. */
@@ -156,10 +156,14 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
   const outputLock = directBytes === null ? null : createOutputLock();
   const out = new SerialWriter(stdout, log, outputLock);
   const send = (json: string) => out.writeLine(json);
-  server.setOutput(send);
-  server.setDirectAnswers(
-    directBytes === null || outputLock === null ? null : { maxLineBytes: directBytes, outputLock },
-  );
+  // Answers and server-initiated messages share the one writer: stdio has a single output.
+  const transport: Transport = {
+    send,
+    directAnswers: directBytes === null || outputLock === null
+      ? null
+      : { maxLineBytes: directBytes, outputLock },
+  };
+  server.connect(transport);
   const splitter = new LineSplitter(maxLineBytes);
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const running = new Set<Promise<void>>();
@@ -249,8 +253,7 @@ export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
     await server.close(end === "aborted" ? "session ended" : "stdin closed");
     // Cancelled calls settle at once (their handlers were waited for by close()), so this wait is short.
     await settleWithin([...running], SHUTDOWN_GRACE_MS);
-    server.setOutput(null);
-    server.setDirectAnswers(null);
+    server.connect(null);
     // A client that stopped reading must not keep the process alive; an ended session waits briefly.
     await settleWithin([out.flush()], end === "aborted" ? 1_000 : SHUTDOWN_GRACE_MS);
     out.release();
