@@ -169,6 +169,31 @@ async function libraryDialect(
   );
 }
 
+/** What bxp_eval and bxp_eval_trace evaluate, their `kind` aside. */
+type ExprJob = Omit<Extract<EvalJob, { kind: "eval" }>, "kind">;
+
+/**
+ * The job of bxp_eval and bxp_eval_trace, which take the same arguments: expr, the row, maps and lookups,
+ * the dialect; or the failure naming the first bad one. Answered at once unless the dialect must be read
+ * (see {@link dialectArgs}).
+ */
+function exprJob(
+  args: ToolArgs,
+  call: BxpCall,
+  context: ToolContext,
+): ExprJob | ToolResult | Promise<ExprJob | ToolResult> {
+  const expr = required(args, call, "expr");
+  if (typeof expr !== "string") return expr;
+  const given = row(args, call);
+  if ("text" in given) return given;
+  const tables = extras(args, call);
+  if (isResult(tables)) return tables;
+  const asked = dialectArgs(args, call, context);
+  const withDialect = (dialect: DialectArgs | ToolResult): ExprJob | ToolResult =>
+    isResult(dialect) ? dialect : { expr, ...given, ...tables, ...dialect };
+  return asked instanceof Promise ? asked.then(withDialect) : withDialect(asked);
+}
+
 /** The ids of a config's templates, for a not-found answer (empty when the config does not list). */
 function templateIds(config: string): string[] {
   try {
@@ -264,16 +289,10 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     accepts: LEGACY_EXPR_SHAPES,
     annotations: READ_ONLY,
     async run(args, call, context) {
-      const expr = required(args, call, "expr");
-      if (typeof expr !== "string") return expr;
-      const given = row(args, call);
-      if ("text" in given) return given;
-      const tables = extras(args, call);
-      if (isResult(tables)) return tables;
-      const asked = dialectArgs(args, call, context);
-      const dialect = asked instanceof Promise ? await asked : asked;
-      if (isResult(dialect)) return dialect;
-      return await evaluate({ kind: "eval", expr, ...given, ...tables, ...dialect }, call, context);
+      const asked = exprJob(args, call, context);
+      const job = asked instanceof Promise ? await asked : asked;
+      if (isResult(job)) return job;
+      return await evaluate({ kind: "eval", ...job }, call, context);
     },
   },
   {
@@ -342,16 +361,10 @@ export const BXP_TOOLS: readonly BxpTool[] = [
     annotations: READ_ONLY,
     narrowHint: "trace a smaller part of the expression",
     async run(args, call, context) {
-      const expr = required(args, call, "expr");
-      if (typeof expr !== "string") return expr;
-      const given = row(args, call);
-      if ("text" in given) return given;
-      const tables = extras(args, call);
-      if (isResult(tables)) return tables;
-      const asked = dialectArgs(args, call, context);
-      const dialect = asked instanceof Promise ? await asked : asked;
-      if (isResult(dialect)) return dialect;
-      return await evaluate({ kind: "eval_trace", expr, ...given, ...tables, ...dialect }, call, context);
+      const asked = exprJob(args, call, context);
+      const job = asked instanceof Promise ? await asked : asked;
+      if (isResult(job)) return job;
+      return await evaluate({ kind: "eval_trace", ...job }, call, context);
     },
   },
   {
