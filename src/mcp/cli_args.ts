@@ -29,6 +29,10 @@ export interface HttpFlags {
   maxSessionsPerClient: number | null;
   /** `--body-timeout SECONDS`: time a request body may take to arrive (default: the transport's). */
   bodyTimeoutSeconds: number | null;
+  /** `--max-connections N`: TCP connections open at once (default: the listener's). */
+  maxConnections: number | null;
+  /** `--header-timeout SECONDS`: time a request's head may take to arrive (default: the listener's). */
+  headerTimeoutSeconds: number | null;
 }
 
 /** What the command line asks for (`http` present only with `--http`: otherwise stdio). */
@@ -127,6 +131,10 @@ export function parseMcpArgs(args: readonly string[]): McpCommand {
   if (typeof perClient === "string") return { kind: "usage_error", message: perClient };
   const bodyTimeout = count("--body-timeout", 1, 3600);
   if (typeof bodyTimeout === "string") return { kind: "usage_error", message: bodyTimeout };
+  const maxConnections = count("--max-connections", 1, 100_000);
+  if (typeof maxConnections === "string") return { kind: "usage_error", message: maxConnections };
+  const headerTimeout = count("--header-timeout", 1, 3600);
+  if (typeof headerTimeout === "string") return { kind: "usage_error", message: headerTimeout };
   if (noAuthOnLoopback && httpOnly.has("--token-file")) {
     return { kind: "usage_error", message: "--no-auth-on-loopback and --token-file contradict each other" };
   }
@@ -157,6 +165,8 @@ export function parseMcpArgs(args: readonly string[]): McpCommand {
       idleTimeoutSeconds: idle,
       maxSessionsPerClient: perClient,
       bodyTimeoutSeconds: bodyTimeout,
+      maxConnections,
+      headerTimeoutSeconds: headerTimeout,
     },
   };
 }
@@ -169,6 +179,8 @@ const HTTP_VALUE_FLAGS = new Map([
   ["--idle-timeout", "seconds"],
   ["--max-sessions-per-client", "a number"],
   ["--body-timeout", "seconds"],
+  ["--max-connections", "a number"],
+  ["--header-timeout", "seconds"],
 ]);
 
 /**

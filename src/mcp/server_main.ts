@@ -72,6 +72,8 @@ export interface HttpStart {
   idleTimeoutMs: number | null;
   maxSessionsPerClient: number | null;
   bodyTimeoutMs: number | null;
+  maxConnections: number | null;
+  headerTimeoutMs: number | null;
 }
 
 /** The addresses served without a token: only these count as local (127.0.0.2 and others do not). */
@@ -317,6 +319,8 @@ async function httpStart(
     idleTimeoutMs: flags.idleTimeoutSeconds === null ? null : flags.idleTimeoutSeconds * 1000,
     maxSessionsPerClient: flags.maxSessionsPerClient,
     bodyTimeoutMs: flags.bodyTimeoutSeconds === null ? null : flags.bodyTimeoutSeconds * 1000,
+    maxConnections: flags.maxConnections,
+    headerTimeoutMs: flags.headerTimeoutSeconds === null ? null : flags.headerTimeoutSeconds * 1000,
   };
   return { start, folder };
 }

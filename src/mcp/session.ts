@@ -7,7 +7,13 @@
  */
 
 import { type ByteReader, serveStdio } from "./protocol/mod.ts";
-import { createHttpHandler, DEFAULT_SHUTDOWN_GRACE_MS, MCP_PATH } from "./protocol/mod.ts";
+import {
+  createHttpHandler,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  type Http1Server,
+  MCP_PATH,
+  serveHttp1,
+} from "./protocol/mod.ts";
 import { createBxpServer } from "./bxp_server.ts";
 import { ProjectRoot } from "./security/paths.ts";
 import { netAddress } from "./security/sandbox.ts";
@@ -150,11 +156,16 @@ export async function serveHttp(
     maxSessionsPerClient: http.maxSessionsPerClient ?? undefined,
     bodyTimeoutMs: http.bodyTimeoutMs ?? undefined,
   });
-  let server: Deno.HttpServer;
+  let server: Http1Server;
   try {
-    server = Deno.serve({
+    // Our own HTTP/1.1 listener rather than Deno.serve: it caps connections and times out slow heads
+    // and stalled readers, which Deno.serve does not offer.
+    server = serveHttp1({
       hostname: http.hostname,
       port: http.port,
+      maxConnections: http.maxConnections ?? undefined,
+      headerTimeoutMs: http.headerTimeoutMs ?? undefined,
+      onRefuse: logToStderr,
       onListen: (addr) => {
         const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
         logToStderr(

@@ -79,5 +79,6 @@ export { MAX_LINE_BYTES } from "./line_splitter.ts";
 export { MAX_JSON_DEPTH } from "./guarded_json.ts";
 export { DEFAULT_MAX_ANSWER_BYTES } from "./answer_budget.ts";
 export { createHttpHandler, DEFAULT_SHUTDOWN_GRACE_MS, MCP_PATH } from "./http.ts";
+export { type Http1Server, serveHttp1 } from "./http_listener.ts";
 export { resultLine } from "./jsonrpc.ts";
 export { structuredJson } from "./tool_result.ts";

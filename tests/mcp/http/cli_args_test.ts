@@ -40,6 +40,8 @@ Deno.test("--http with its flags, in any order, next to --root and --allow-write
         idleTimeoutSeconds: 60,
         maxSessionsPerClient: null,
         bodyTimeoutSeconds: null,
+        maxConnections: null,
+        headerTimeoutSeconds: null,
       },
     },
   );
@@ -53,6 +55,9 @@ Deno.test("--http with its flags, in any order, next to --root and --allow-write
       "--max-sessions-per-client=4",
       "--body-timeout",
       "5",
+      "--max-connections=64",
+      "--header-timeout",
+      "3",
     ]),
     {
       kind: "serve",
@@ -68,6 +73,8 @@ Deno.test("--http with its flags, in any order, next to --root and --allow-write
         idleTimeoutSeconds: null,
         maxSessionsPerClient: 4,
         bodyTimeoutSeconds: 5,
+        maxConnections: 64,
+        headerTimeoutSeconds: 3,
       },
     },
   );

@@ -1,0 +1,92 @@
+/**
+ * Connection-level bounds of the real `bxp-mcp --http` on 127.0.0.1, attacked from another process the
+ * way a slow-loris runs: many connections, each sending its headers a byte at a time and never finishing.
+ * The server cuts each one at `--header-timeout`, answers connections past `--max-connections` with 503,
+ * and serves a real client again once the attack's connections are cut.
+ */
+import assert from "node:assert/strict";
+import { HttpServerProcess, initializeBody, POST_HEADERS } from "./_support.ts";
+
+const opts = { sanitizeResources: false, sanitizeOps: false };
+
+/** The slow-loris, as its own process: `n` connections trickling one header byte every `everyMs`. */
+const ATTACKER = `
+const [port, n, everyMs, seconds] = Deno.args.map(Number);
+const enc = new TextEncoder();
+let cut = 0, refused = 0;
+const until = Date.now() + seconds * 1000;
+async function one() {
+  while (Date.now() < until) {
+    let conn;
+    try { conn = await Deno.connect({ hostname: "127.0.0.1", port }); } catch { await new Promise((r) => setTimeout(r, 50)); continue; }
+    const reading = (async () => {
+      const buf = new Uint8Array(512);
+      const got = await conn.read(buf).catch(() => null);
+      return got === null ? "closed" : new TextDecoder().decode(buf.subarray(0, got));
+    })();
+    let outcome = null;
+    reading.then((v) => outcome = v);
+    await conn.write(enc.encode("POST /mcp HTTP/1.1\\r\\nhost: 127.0.0.1\\r\\n")).catch(() => {});
+    while (outcome === null && Date.now() < until) {
+      await conn.write(enc.encode("x")).catch(() => {});
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+    if (outcome !== null && outcome.startsWith("HTTP/1.1 503")) refused++;
+    else if (outcome !== null) cut++;
+    try { conn.close(); } catch {}
+  }
+}
+await Promise.all(Array.from({ length: n }, one));
+console.log(JSON.stringify({ cut, refused }));
+`;
+
+Deno.test({
+  name: "a slow-loris from another process is cut at --header-timeout and capped at --max-connections",
+  ...opts,
+  async fn() {
+    const server = await HttpServerProcess.start(["--max-connections", "16", "--header-timeout", "1"]);
+    try {
+      const port = Number(new URL(server.url).port);
+      const script = await Deno.makeTempFile({ suffix: ".ts" });
+      await Deno.writeTextFile(script, ATTACKER);
+      const attacker = new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-net=127.0.0.1", script, String(port), "48", "200", "8"],
+        stdout: "piped",
+        stderr: "inherit",
+      }).spawn();
+      // While the attack runs, a real client still gets through within a few tries: each attacking
+      // connection is cut after a second, so places keep freeing.
+      await new Promise((r) => setTimeout(r, 2_000));
+      let status = 0;
+      for (let i = 0; i < 200 && status !== 200; i++) {
+        const response = await fetch(server.url, {
+          method: "POST",
+          headers: { ...POST_HEADERS, ...server.auth },
+          body: initializeBody(),
+        }).catch(() => null);
+        status = response?.status ?? 0;
+        await response?.body?.cancel();
+        if (status !== 200) await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(status, 200, "a real client is served during the attack");
+      const out = await attacker.output();
+      await Deno.remove(script);
+      const { cut, refused } = JSON.parse(new TextDecoder().decode(out.stdout));
+      assert.ok(cut > 0, `the server cut slow heads (cut ${cut})`);
+      assert.ok(refused > 0, `connections past the cap were refused (refused ${refused})`);
+      assert.match(server.stderr, /request head not complete within 1000 ms/);
+      assert.match(server.stderr, /refused a connection: 16 open \(--max-connections\)/);
+      // After the attack: served normally.
+      const after = await fetch(server.url, {
+        method: "POST",
+        headers: { ...POST_HEADERS, ...server.auth },
+        body: initializeBody(2),
+      });
+      assert.equal(after.status, 200);
+      await after.body?.cancel();
+      assert.equal(await server.stop(), 0);
+    } finally {
+      await server.dispose();
+    }
+  },
+});
