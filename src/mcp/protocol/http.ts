@@ -39,15 +39,9 @@ import {
   DEFAULT_BODY_TIMEOUT_MS,
   readBody,
 } from "./http_body.ts";
-import { HttpSession, sessionLabel, SessionTable } from "./http_session.ts";
-import { DEFAULT_STREAM_QUEUE_BYTES, EventStream } from "./http_stream.ts";
-import {
-  checkModernRequest,
-  isModernPost,
-  type ModernClient,
-  ModernClients,
-  modernStatus,
-} from "./http_modern.ts";
+import { HttpSession, HttpSessions } from "./http_session.ts";
+import { DEFAULT_STREAM_QUEUE_BYTES } from "./http_stream.ts";
+import { checkModernRequest, isModernPost, ModernClients } from "./http_modern.ts";
 
 export { DEFAULT_BODY_BYTES_IN_FLIGHT, DEFAULT_BODY_TIMEOUT_MS } from "./http_body.ts";
 export { DEFAULT_STREAM_QUEUE_BYTES } from "./http_stream.ts";
@@ -177,47 +171,34 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
   const budget = new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT);
   const newId = options.newSessionId ?? (() => crypto.randomUUID());
   const corsOrigin = options.corsOrigin ?? null;
-  const sessions = new SessionTable({
+  const sessions = new HttpSessions({
     maxSessions,
     maxSessionsPerClient: Math.min(options.maxSessionsPerClient ?? maxSessions, maxSessions),
     evictableAfterMs: Math.min(EVICTABLE_AFTER_MS, idleMs),
-  }, now);
+    createServer: options.createSession,
+    newId,
+    now,
+    log,
+    streamQueueBytes: streamQueue,
+  });
   const maxModernRunning = options.maxModernRequestsPerClient ?? DEFAULT_MAX_MODERN_REQUESTS_PER_CLIENT;
-  const modernClients = new ModernClients(options.createSession, maxSessions, now);
-  /** Modern requests' handling promises, for shutdown. */
-  const modernWork = new Set<Promise<unknown>>();
-  /** A fresh scope per modern POST: request ids are unique only within one. */
-  let nextScope = 0;
+  const modernClients = new ModernClients({
+    createServer: options.createSession,
+    maxClients: maxSessions,
+    maxRunningPerClient: maxModernRunning,
+    streamQueueBytes: streamQueue,
+    now,
+  });
   /** Requests being answered (their promises), for shutdown. */
   const inFlight = new Set<Promise<unknown>>();
   let stopping = false;
   let stopped: Promise<void> | null = null;
 
-  const endSession = async (session: HttpSession, reason: string): Promise<void> => {
-    sessions.delete(session);
-    try {
-      await session.close(reason);
-    } finally {
-      // Said once the session's calls are stopped and its files removed, so the line means it is all gone.
-      log(`session ${session.label} ended (${reason})`);
-    }
-  };
-
-  const endModernClient = async (client: ModernClient, reason: string): Promise<void> => {
-    modernClients.delete(client);
-    client.closing ??= client.server.close(reason);
-    await client.closing;
-  };
-
   // Idle sessions expire; checked a few times per idle period.
   const sweep = setInterval(() => {
     const limit = now() - idleMs;
-    for (const session of sessions.values()) {
-      if (session.idleSince(limit)) void endSession(session, "idle");
-    }
-    for (const client of modernClients.values()) {
-      if (client.running === 0 && client.lastActive < limit) void endModernClient(client, "idle");
-    }
+    sessions.expire(limit);
+    modernClients.expire(limit);
   }, Math.max(50, Math.min(idleMs / 4, 30_000)));
 
   const baseHeaders = (request: Request): Headers => {
@@ -308,7 +289,7 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
       if (found instanceof Response) return found;
       existing = found;
     } else {
-      const full = sessions.makeRoom(client);
+      const full = sessions.wouldRefuse(client);
       if (full !== null) return tooManySessions(request, full.message);
     }
     const body = await readBody(request, maxBody, budget, bodyTimeoutMs);
@@ -338,22 +319,10 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
           "Bad Request: initialize starts a new session; send it without a session id",
         );
       }
-      const id = newId();
-      const label = await sessionLabel(id);
       // Decided again now: other sessions may have opened while this body arrived.
-      const full = sessions.makeRoom(client, (victim, reason) => void endSession(victim, reason));
-      if (full !== null) return tooManySessions(request, full.message);
-      session = new HttpSession({
-        id,
-        label,
-        client,
-        server: options.createSession(),
-        now,
-        log,
-        streamQueueBytes: streamQueue,
-      });
-      sessions.add(session);
-      log(`session ${label} started`);
+      const opened = await sessions.open(client);
+      if (!(opened instanceof HttpSession)) return tooManySessions(request, opened.message);
+      session = opened;
     } else {
       if (existing === null) return plain(request, 400, "Bad Request: Mcp-Session-Id header is required");
       if (existing.closing !== null) return plain(request, 404, "Session not found");
@@ -448,7 +417,7 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
     if (refused !== null) {
       return jsonError(request, refused.status, message, refused.code, refused.message, refused.data);
     }
-    const owner = modernClients.get(client, (victim, reason) => void endModernClient(victim, reason));
+    const owner = modernClients.get(client);
     if (owner === null) return tooManySessions(request, `${maxSessions} clients are being served`);
     if (owner.running >= maxModernRunning) {
       return plain(
@@ -458,71 +427,7 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
         { "retry-after": "1" },
       );
     }
-    return answerModern(request, owner, body.text, takesSse);
-  };
-
-  /**
-   * Run one modern request in its own scope. Its first message decides the answer, as for a legacy one,
-   * and its status too (see `modernStatus`); the stream carries only this request's notifications and
-   * stays open while it holds a `subscriptions/listen`. The client closing it, or dropping the POST,
-   * cancels the request.
-   */
-  const answerModern = (
-    request: Request,
-    owner: ModernClient,
-    text: string,
-    takesSse: boolean,
-  ): Promise<Response> => {
-    const headers = baseHeaders(request);
-    const scope = `p${nextScope++}`;
-    owner.running++;
-    let ended = false;
-    let stream: EventStream | null = null;
-    const end = (why: string) => {
-      if (ended) return;
-      ended = true;
-      owner.server.cancelScope(scope, why);
-      owner.running--;
-      owner.lastActive = now();
-      request.signal.removeEventListener("abort", onAbort);
-    };
-    const onAbort = () => {
-      stream?.close();
-      end("the client closed the request");
-    };
-    request.signal.addEventListener("abort", onAbort, { once: true });
-    return new Promise<Response>((resolve) => {
-      let answered = false;
-      const send = (json: string) => {
-        const isNotification = json.startsWith('{"jsonrpc":"2.0","method"');
-        if (stream !== null) {
-          stream.send(json);
-          if (!isNotification) stream.close();
-        } else if (answered) {
-          // After a JSON answer nothing more belongs to this request.
-        } else if (!isNotification) {
-          answered = true;
-          headers.set("content-type", "application/json");
-          resolve(new Response(json, { status: modernStatus(json), headers }));
-        } else if (takesSse) {
-          headers.set("x-accel-buffering", "no");
-          const opened = new EventStream(headers, () => end("the response stream closed"), streamQueue);
-          stream = opened;
-          answered = true;
-          resolve(opened.response);
-          opened.send(json);
-        } // a client that takes only JSON gets no notifications
-      };
-      const work = owner.server.handleLine(text, send, scope).finally(() => {
-        // A subscription stays open until the client closes it or the server ends it (its last answer).
-        const open = stream as EventStream | null;
-        if (open !== null && !open.closed && owner.server.hasSubscription(scope)) return;
-        open?.close();
-        end("answered");
-        if (!answered) resolve(new Response(null, { status: 202, headers }));
-      });
-      track(modernWork, work);
-    });
+    return modernClients.answer(owner, request, body.text, baseHeaders(request), takesSse);
   };
 
   const handleGet = (request: Request): Response => {
@@ -541,7 +446,7 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
   const handleDelete = async (request: Request): Promise<Response> => {
     const found = sessionOf(request);
     if (found instanceof Response) return found;
-    await endSession(found, "ended by the client");
+    await sessions.end(found, "ended by the client");
     return new Response(null, { status: 204, headers: baseHeaders(request) });
   };
 
@@ -616,11 +521,11 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
       stopped ??= (async () => {
         stopping = true;
         clearInterval(sweep);
-        const running = [...sessions.values().flatMap((s) => [...s.work]), ...modernWork];
+        const running = [...sessions.work(), ...modernClients.work()];
         if (!await settleWithin(running, graceMs)) log(`calls still running after ${graceMs} ms: cancelling`);
         await Promise.all([
-          ...sessions.values().map((s) => endSession(s, "server shutting down")),
-          ...modernClients.values().map((c) => endModernClient(c, "server shutting down")),
+          ...sessions.endAll("server shutting down"),
+          ...modernClients.endAll("server shutting down"),
         ]);
         await settleWithin([...inFlight], 1_000);
       })();

@@ -2,8 +2,8 @@
  * MCP 2026-07-28 over Streamable HTTP: sessionless requests, each its own POST, checked against the
  * request metadata headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`), answered by a server
  * shared by every POST of one client (the transport's notion of a client: its remote address), with
- * request ids scoped to the POST. Pure helpers and the table of those servers; the router (`http.ts`)
- * drives them.
+ * request ids scoped to the POST. The header checks, the status of an answer, the servers (one
+ * {@link ModernClient} each) and their table; the router (`http.ts`) reads the body and drives them.
  *
  * @module
  */
@@ -12,6 +12,8 @@ import { ErrorCode } from "./jsonrpc.ts";
 import { MetaKey, ModernErrorCode, readEra } from "./modern.ts";
 import type { McpServer } from "./server.ts";
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "./versions.ts";
+import { EventStream } from "./http_stream.ts";
+import { track } from "./settle.ts";
 
 /** A request the router refuses before the server sees it: HTTP status, JSON-RPC code and message. */
 export interface ModernRefusal {
@@ -148,75 +150,217 @@ export function modernStatus(json: string): number {
   return 200;
 }
 
-/** The server of one client's modern requests, and what keeps it alive. */
-export interface ModernClient {
+/**
+ * One client's modern server, the POSTs it is answering, and what keeps it alive (idle expiry and
+ * eviction at the cap read `running` and `lastActive`).
+ */
+export class ModernClient {
   readonly key: string;
   readonly server: McpServer;
   /** POSTs of this client being answered now (an open `subscriptions/listen` counts until it ends). */
-  running: number;
+  running = 0;
   lastActive: number;
-  closing: Promise<void> | null;
+  closing: Promise<void> | null = null;
+  readonly #now: () => number;
+  readonly #streamQueueBytes: number;
+
+  constructor(key: string, server: McpServer, now: () => number, streamQueueBytes: number) {
+    this.key = key;
+    this.server = server;
+    this.#now = now;
+    this.#streamQueueBytes = streamQueueBytes;
+    this.lastActive = now();
+    // Modern requests never reach the client through the server's own requests (2026-07-28 embeds
+    // them in results), so there is no output for them.
+    server.connect(null);
+  }
+
+  /** Whether nothing runs and no request arrived since `limit` (the client has expired). */
+  idleSince(limit: number): boolean {
+    return this.running === 0 && this.lastActive < limit;
+  }
+
+  /**
+   * Run one modern request (`text`, the POST's body) in its own `scope`. Its first message decides the
+   * answer, as for a legacy one, and its status too (see {@link modernStatus}); the stream carries only
+   * this request's notifications and stays open while it holds a `subscriptions/listen`. The client
+   * closing it, or dropping the POST, cancels the request. `work` gets the handling promise.
+   */
+  answer(
+    request: Request,
+    text: string,
+    headers: Headers,
+    takesSse: boolean,
+    scope: string,
+    work: Set<Promise<unknown>>,
+  ): Promise<Response> {
+    this.running++;
+    let ended = false;
+    let stream: EventStream | null = null;
+    const end = (why: string) => {
+      if (ended) return;
+      ended = true;
+      this.server.cancelScope(scope, why);
+      this.running--;
+      this.lastActive = this.#now();
+      request.signal.removeEventListener("abort", onAbort);
+    };
+    const onAbort = () => {
+      stream?.close();
+      end("the client closed the request");
+    };
+    request.signal.addEventListener("abort", onAbort, { once: true });
+    return new Promise<Response>((resolve) => {
+      let answered = false;
+      const send = (json: string) => {
+        const isNotification = json.startsWith('{"jsonrpc":"2.0","method"');
+        if (stream !== null) {
+          stream.send(json);
+          if (!isNotification) stream.close();
+        } else if (answered) {
+          // After a JSON answer nothing more belongs to this request.
+        } else if (!isNotification) {
+          answered = true;
+          headers.set("content-type", "application/json");
+          resolve(new Response(json, { status: modernStatus(json), headers }));
+        } else if (takesSse) {
+          headers.set("x-accel-buffering", "no");
+          const opened = new EventStream(
+            headers,
+            () => end("the response stream closed"),
+            this.#streamQueueBytes,
+          );
+          stream = opened;
+          answered = true;
+          resolve(opened.response);
+          opened.send(json);
+        } // a client that takes only JSON gets no notifications
+      };
+      const handled = this.server.handleLine(text, send, scope).finally(() => {
+        // A subscription stays open until the client closes it or the server ends it (its last answer).
+        const open = stream as EventStream | null;
+        if (open !== null && !open.closed && this.server.hasSubscription(scope)) return;
+        open?.close();
+        end("answered");
+        if (!answered) resolve(new Response(null, { status: 202, headers }));
+      });
+      track(work, handled);
+    });
+  }
+
+  /** End the server (calls cancelled, close hooks run). Idempotent. */
+  close(reason: string): Promise<void> {
+    this.closing ??= this.server.close(reason);
+    return this.closing;
+  }
+}
+
+/** What a {@link ModernClients} table is made of. */
+export interface ModernClientsInit {
+  /** A fresh server for each new client. */
+  createServer: () => McpServer;
+  /** Clients served at once (the idle longest makes room). */
+  maxClients: number;
+  /** Modern requests of one client answered at once (then 429). */
+  maxRunningPerClient: number;
+  /** Bytes an event stream may hold unread before it is dropped. */
+  streamQueueBytes: number;
+  /** The clock. */
+  now: () => number;
 }
 
 /**
- * The modern clients' servers: one per client (its `simulate` runs, hence its `bxp-sim://`-style
- * resources, are its own), created on a client's first modern request, ended when idle, capped.
+ * The modern clients' servers and their whole life: one per client (its `simulate` runs, hence its
+ * `bxp-sim://`-style resources, are its own), created on a client's first modern request, ended when
+ * idle or at shutdown, capped; and the scope and handling promise of every modern POST they answer.
  */
 export class ModernClients {
   readonly #clients = new Map<string, ModernClient>();
-  readonly #create: () => McpServer;
-  readonly #max: number;
-  readonly #now: () => number;
+  readonly #init: ModernClientsInit;
+  /** Modern requests' handling promises, for shutdown. */
+  readonly #work = new Set<Promise<unknown>>();
+  /** A fresh scope per modern POST: request ids are unique only within one. */
+  #nextScope = 0;
 
-  constructor(create: () => McpServer, max: number, now: () => number) {
-    this.#create = create;
-    this.#max = max;
-    this.#now = now;
+  constructor(init: ModernClientsInit) {
+    this.#init = init;
   }
 
   get size(): number {
     return this.#clients.size;
   }
 
-  values(): ModernClient[] {
-    return [...this.#clients.values()];
+  /** Modern requests of one client answered at once. */
+  get maxRunningPerClient(): number {
+    return this.#init.maxRunningPerClient;
+  }
+
+  /** Clients served at once. */
+  get maxClients(): number {
+    return this.#init.maxClients;
   }
 
   /**
    * The server of `key`, created when it has none; at the cap the client idle longest (nothing
-   * running) is ended to make room (through `end`), else null.
+   * running) is ended to make room, else null.
    */
-  get(key: string, end: (client: ModernClient, reason: string) => void): ModernClient | null {
+  get(key: string): ModernClient | null {
+    const { createServer, maxClients, now, streamQueueBytes } = this.#init;
     const found = this.#clients.get(key);
     if (found !== undefined && found.closing === null) {
-      found.lastActive = this.#now();
+      found.lastActive = now();
       return found;
     }
-    if (this.#clients.size >= this.#max) {
+    if (this.#clients.size >= maxClients) {
       let victim: ModernClient | null = null;
       for (const client of this.#clients.values()) {
         if (client.running > 0) continue;
         if (victim === null || client.lastActive < victim.lastActive) victim = client;
       }
       if (victim === null) return null;
-      this.delete(victim);
-      end(victim, "the client cap was reached and it was idle longest");
+      this.#delete(victim);
+      void this.end(victim, "the client cap was reached and it was idle longest");
     }
-    const client: ModernClient = {
-      key,
-      server: this.#create(),
-      running: 0,
-      lastActive: this.#now(),
-      closing: null,
-    };
-    // Modern requests never reach the client through the server's own requests (2026-07-28 embeds
-    // them in results), so there is no output for them.
-    client.server.connect(null);
+    const client = new ModernClient(key, createServer(), now, streamQueueBytes);
     this.#clients.set(key, client);
     return client;
   }
 
-  delete(client: ModernClient): void {
+  /** Answer one modern POST's `text` by `client`'s server in a fresh scope (see {@link ModernClient.answer}). */
+  answer(
+    client: ModernClient,
+    request: Request,
+    text: string,
+    headers: Headers,
+    takesSse: boolean,
+  ): Promise<Response> {
+    return client.answer(request, text, headers, takesSse, `p${this.#nextScope++}`, this.#work);
+  }
+
+  /** End `client`'s server and drop it. */
+  async end(client: ModernClient, reason: string): Promise<void> {
+    this.#delete(client);
+    await client.close(reason);
+  }
+
+  /** End every client idle since `limit`. */
+  expire(limit: number): void {
+    for (const client of [...this.#clients.values()]) {
+      if (client.idleSince(limit)) void this.end(client, "idle");
+    }
+  }
+
+  /** Every modern request's handling promise, for shutdown to wait on. */
+  work(): Promise<unknown>[] {
+    return [...this.#work];
+  }
+
+  /** End every client. */
+  endAll(reason: string): Promise<void>[] {
+    return [...this.#clients.values()].map((c) => this.end(c, reason));
+  }
+
+  #delete(client: ModernClient): void {
     if (this.#clients.get(client.key) === client) this.#clients.delete(client.key);
   }
 }

@@ -208,26 +208,37 @@ export async function sessionLabel(id: string): Promise<string> {
   return [...digest.subarray(0, 4)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Limits of a {@link SessionTable}. */
-export interface SessionLimits {
+/** What a {@link HttpSessions} table is made of: its caps, and what each new session needs. */
+export interface HttpSessionsInit {
   maxSessions: number;
   maxSessionsPerClient: number;
   /** A session unused (no request but `ping`) this long may be ended to make room at a cap. */
   evictableAfterMs: number;
+  /** A fresh server for each new session. */
+  createServer: () => McpServer;
+  /** A fresh, unguessable session id. */
+  newId: () => string;
+  /** The clock. */
+  now: () => number;
+  /** Diagnostics sink. */
+  log: (message: string) => void;
+  /** Bytes an event stream may hold unread before it is dropped. */
+  streamQueueBytes: number;
 }
 
 /** Why a new session cannot be opened now. */
 export type NoRoom = { kind: "full"; message: string };
 
-/** The live sessions, their caps, and the eviction that makes room. */
-export class SessionTable {
+/**
+ * The live sessions and their whole life: opening one under the caps (ending the least recently useful
+ * session to make room), looking one up by id, ending one, expiring idle ones, ending all at shutdown.
+ */
+export class HttpSessions {
   readonly #sessions = new Map<string, HttpSession>();
-  readonly #limits: SessionLimits;
-  readonly #now: () => number;
+  readonly #init: HttpSessionsInit;
 
-  constructor(limits: SessionLimits, now: () => number) {
-    this.#limits = limits;
-    this.#now = now;
+  constructor(init: HttpSessionsInit) {
+    this.#init = init;
   }
 
   get size(): number {
@@ -238,26 +249,75 @@ export class SessionTable {
     return this.#sessions.get(id);
   }
 
-  values(): HttpSession[] {
-    return [...this.#sessions.values()];
+  /** Why `client` could not open a session now, or null when it could (nothing is ended to say so). */
+  wouldRefuse(client: string): NoRoom | null {
+    return this.#makeRoom(client);
   }
 
-  add(session: HttpSession): void {
+  /**
+   * Open a session for `client`, its server fresh, making room at a cap (decided now: other sessions may
+   * have opened since {@link wouldRefuse} said yes); why not when there is no room.
+   */
+  async open(client: string): Promise<HttpSession | NoRoom> {
+    const { newId, createServer, now, log, streamQueueBytes } = this.#init;
+    const id = newId();
+    const label = await sessionLabel(id);
+    const full = this.#makeRoom(client, (victim, reason) => void this.end(victim, reason));
+    if (full !== null) return full;
+    const session = new HttpSession({
+      id,
+      label,
+      client,
+      server: createServer(),
+      now,
+      log,
+      streamQueueBytes,
+    });
     this.#sessions.set(session.id, session);
+    log(`session ${label} started`);
+    return session;
   }
 
-  delete(session: HttpSession): void {
+  /** End `session` (calls cancelled, close hooks run) and drop it; logged once it is all gone. */
+  async end(session: HttpSession, reason: string): Promise<void> {
+    this.#delete(session);
+    try {
+      await session.close(reason);
+    } finally {
+      // Said once the session's calls are stopped and its files removed, so the line means it is all gone.
+      this.#init.log(`session ${session.label} ended (${reason})`);
+    }
+  }
+
+  /** End every session idle since `limit` (nothing running, no request). */
+  expire(limit: number): void {
+    for (const session of this.#sessions.values()) {
+      if (session.idleSince(limit)) void this.end(session, "idle");
+    }
+  }
+
+  /** Every session's handling promises, for shutdown to wait on. */
+  work(): Promise<unknown>[] {
+    return [...this.#sessions.values()].flatMap((s) => [...s.work]);
+  }
+
+  /** End every session. */
+  endAll(reason: string): Promise<void>[] {
+    return [...this.#sessions.values()].map((s) => this.end(s, reason));
+  }
+
+  #delete(session: HttpSession): void {
     if (this.#sessions.get(session.id) === session) this.#sessions.delete(session.id);
   }
 
   /**
    * Make room for one more session of `client`: null when there is room (after choosing, in `evict`,
    * the sessions to end), else why not. At a cap, the least recently useful session that is not busy and
-   * has been unused for {@link SessionLimits.evictableAfterMs} is ended: the client's own at its quota,
+   * has been unused for {@link HttpSessionsInit.evictableAfterMs} is ended: the client's own at its quota,
    * anyone's at the overall cap. Without `evict`, only says whether there would be room.
    */
-  makeRoom(client: string, evict?: (session: HttpSession, reason: string) => void): NoRoom | null {
-    const { maxSessions, maxSessionsPerClient } = this.#limits;
+  #makeRoom(client: string, evict?: (session: HttpSession, reason: string) => void): NoRoom | null {
+    const { maxSessions, maxSessionsPerClient } = this.#init;
     const all = [...this.#sessions.values()].filter((s) => s.closing === null);
     const mine = all.filter((s) => s.client === client);
     // A quota as large as the cap is no quota: the cap's rule (below) decides.
@@ -267,7 +327,7 @@ export class SessionTable {
         return { kind: "full", message: `${maxSessionsPerClient} sessions of this client are open` };
       }
       if (evict !== undefined) {
-        this.delete(victim);
+        this.#delete(victim);
         evict(victim, "its client's session quota was reached and it was unused longest");
       }
       return null;
@@ -276,7 +336,7 @@ export class SessionTable {
       const victim = this.#leastUseful(all);
       if (victim === null) return { kind: "full", message: `${maxSessions} sessions are open` };
       if (evict !== undefined) {
-        this.delete(victim);
+        this.#delete(victim);
         evict(victim, "the session cap was reached and it was unused longest");
       }
     }
@@ -284,7 +344,7 @@ export class SessionTable {
   }
 
   #leastUseful(candidates: HttpSession[]): HttpSession | null {
-    const before = this.#now() - this.#limits.evictableAfterMs;
+    const before = this.#init.now() - this.#init.evictableAfterMs;
     let pick: HttpSession | null = null;
     for (const session of candidates) {
       if (session.busy || session.lastUseful > before) continue;
