@@ -19,13 +19,15 @@
  * Revision 2026-07-28 is served beside it on the same endpoint: a POST whose version header names it is
  * sessionless, checked against its headers and answered by its client's server (`http_modern.ts`).
  *
- * The transport splits into this router, the sessions and their table (`http_session.ts`), modern
- * requests (`http_modern.ts`), event streams (`http_stream.ts`) and body reading (`http_body.ts`).
+ * The transport splits into this router (`createHttpHandler` builds the parts; `route` and one
+ * function per method answer), the sessions and their table (`http_session.ts`), modern requests and
+ * their clients (`http_modern.ts`), the transport's own replies (`http_reply.ts`), event streams
+ * (`http_stream.ts`) and body reading (`http_body.ts`).
  *
  * @module
  */
 
-import { ErrorCode, errorResponse, toWireId } from "./jsonrpc.ts";
+import { ErrorCode } from "./jsonrpc.ts";
 import { MetaKey, ModernErrorCode } from "./modern.ts";
 import { parseJsonMessage } from "./guarded_json.ts";
 import { MAX_LINE_BYTES } from "./line_splitter.ts";
@@ -40,6 +42,7 @@ import {
   readBody,
 } from "./http_body.ts";
 import { HttpSession, HttpSessions } from "./http_session.ts";
+import { HttpReplies } from "./http_reply.ts";
 import { DEFAULT_STREAM_QUEUE_BYTES } from "./http_stream.ts";
 import { checkModernRequest, isModernPost, ModernClients } from "./http_modern.ts";
 
@@ -149,6 +152,8 @@ const encoder = new TextEncoder();
 
 /**
  * The Streamable HTTP handler. Pass `handle` to an HTTP server bound to the address the options describe.
+ * It builds the parts (the replies, the session table, the modern clients), sweeps idle ones out, and
+ * leaves each request to `route`.
  *
  * Not run as a test: it serves HTTP on a real port.
  *
@@ -163,369 +168,73 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
   const now = options.now ?? Date.now;
   const maxBody = options.maxBodyBytes ?? MAX_LINE_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const maxRunning = options.maxRequestsPerSession ?? DEFAULT_MAX_REQUESTS_PER_SESSION;
   const maxInFlight = options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT;
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const streamQueue = options.maxStreamQueueBytes ?? DEFAULT_STREAM_QUEUE_BYTES;
   const budget = new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT);
-  const newId = options.newSessionId ?? (() => crypto.randomUUID());
   const corsOrigin = options.corsOrigin ?? null;
-  const sessions = new HttpSessions({
-    maxSessions,
-    maxSessionsPerClient: Math.min(options.maxSessionsPerClient ?? maxSessions, maxSessions),
-    evictableAfterMs: Math.min(EVICTABLE_AFTER_MS, idleMs),
-    createServer: options.createSession,
-    newId,
-    now,
-    log,
-    streamQueueBytes: streamQueue,
-  });
-  const maxModernRunning = options.maxModernRequestsPerClient ?? DEFAULT_MAX_MODERN_REQUESTS_PER_CLIENT;
-  const modernClients = new ModernClients({
-    createServer: options.createSession,
-    maxClients: maxSessions,
-    maxRunningPerClient: maxModernRunning,
-    streamQueueBytes: streamQueue,
-    now,
-  });
+  const endpoint: Endpoint = {
+    loopback: options.loopback,
+    token: options.token,
+    corsOrigin,
+    reply: new HttpReplies({ corsOrigin, maxBodyBytes: maxBody, bodyTimeoutMs }),
+    sessions: new HttpSessions({
+      maxSessions,
+      maxSessionsPerClient: Math.min(options.maxSessionsPerClient ?? maxSessions, maxSessions),
+      evictableAfterMs: Math.min(EVICTABLE_AFTER_MS, idleMs),
+      createServer: options.createSession,
+      newId: options.newSessionId ?? (() => crypto.randomUUID()),
+      now,
+      log,
+      streamQueueBytes: streamQueue,
+    }),
+    modern: new ModernClients({
+      createServer: options.createSession,
+      maxClients: maxSessions,
+      maxRunningPerClient: options.maxModernRequestsPerClient ?? DEFAULT_MAX_MODERN_REQUESTS_PER_CLIENT,
+      streamQueueBytes: streamQueue,
+      now,
+    }),
+    readBody: (request) => readBody(request, maxBody, budget, bodyTimeoutMs),
+    maxRunningPerSession: options.maxRequestsPerSession ?? DEFAULT_MAX_REQUESTS_PER_SESSION,
+    stopping: false,
+  };
+  const { reply, sessions, modern } = endpoint;
   /** Requests being answered (their promises), for shutdown. */
   const inFlight = new Set<Promise<unknown>>();
-  let stopping = false;
   let stopped: Promise<void> | null = null;
 
   // Idle sessions expire; checked a few times per idle period.
   const sweep = setInterval(() => {
     const limit = now() - idleMs;
     sessions.expire(limit);
-    modernClients.expire(limit);
+    modern.expire(limit);
   }, Math.max(50, Math.min(idleMs / 4, 30_000)));
-
-  const baseHeaders = (request: Request): Headers => {
-    const headers = new Headers();
-    const origin = request.headers.get("origin");
-    if (corsOrigin !== null && origin === corsOrigin) {
-      headers.set("access-control-allow-origin", corsOrigin);
-      headers.set("access-control-expose-headers", "Mcp-Session-Id, WWW-Authenticate");
-      headers.set("vary", "Origin");
-    }
-    return headers;
-  };
-
-  const plain = (request: Request, status: number, message: string, extra?: Record<string, string>) => {
-    const headers = baseHeaders(request);
-    headers.set("content-type", "application/json");
-    for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
-    // A JSON-RPC error without id, as the spec allows for transport refusals.
-    const code = status === 404 ? -32001 : ErrorCode.invalidRequest;
-    return new Response(errorResponse(null, code, message), { status, headers });
-  };
-
-  /** The refusal of a request that may not reach the endpoint at all, or null. */
-  const gatekeeper = (request: Request): Response | null => {
-    const origin = request.headers.get("origin");
-    if (origin !== null && origin !== corsOrigin && !isSameOrigin(origin, request)) {
-      return plain(request, 403, "Forbidden: Origin not allowed");
-    }
-    // A browser's CORS preflight never carries credentials; it is answered (for the allowed origin
-    // only) and does nothing.
-    if (request.method === "OPTIONS") return null;
-    if (options.token !== null) {
-      const given = bearerToken(request.headers.get("authorization"));
-      if (given === null) {
-        return plain(request, 401, "Unauthorized: a bearer token is required", {
-          "www-authenticate": 'Bearer realm="mcp"',
-        });
-      }
-      if (!constantTimeEqual(given, options.token)) {
-        return plain(request, 401, "Unauthorized: invalid bearer token", {
-          "www-authenticate": 'Bearer realm="mcp", error="invalid_token"',
-        });
-      }
-    }
-    return null;
-  };
-
-  /** The session a non-initialize request names, or its refusal. */
-  const sessionOf = (request: Request): HttpSession | Response => {
-    const id = request.headers.get(SESSION_HEADER);
-    if (id === null) return plain(request, 400, "Bad Request: Mcp-Session-Id header is required");
-    const session = sessions.get(id);
-    if (session === undefined || session.closing !== null) {
-      return plain(request, 404, "Session not found");
-    }
-    const version = request.headers.get(VERSION_HEADER);
-    if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      return plain(request, 400, `Bad Request: unsupported MCP-Protocol-Version '${clip(version)}'`);
-    }
-    session.markActive();
-    return session;
-  };
-
-  const tooManySessions = (request: Request, message: string) =>
-    plain(request, 429, `Too Many Requests: ${message}`, { "retry-after": "30" });
-
-  const handlePost = async (request: Request, client: string): Promise<Response> => {
-    const type = request.headers.get("content-type") ?? "";
-    if (!/^application\/json\b/i.test(type.trim())) {
-      return plain(request, 415, "Unsupported Media Type: Content-Type must be application/json");
-    }
-    const accept = request.headers.get("accept") ?? "*/*";
-    const takesSse = /text\/event-stream|\*\/\*/i.test(accept);
-    if (!takesSse && !/application\/json|application\/\*/i.test(accept)) {
-      return plain(request, 406, "Not Acceptable: accept application/json and text/event-stream");
-    }
-    // A modern request (2026-07-28: its version header says so) has no session; it is told apart from a
-    // legacy one before its body is read, so a legacy session's checks never see it.
-    const hasSession = request.headers.get(SESSION_HEADER) !== null;
-    if (isModernPost(request.headers.get(VERSION_HEADER), hasSession)) {
-      return await handleModernPost(request, client, takesSse);
-    }
-    // Everything the headers decide is decided before the body is read: its session (a request without
-    // one can only be an initialize, so the session caps), then its size and the shared body budget.
-    let existing: HttpSession | null = null;
-    if (request.headers.get(SESSION_HEADER) !== null) {
-      const found = sessionOf(request);
-      if (found instanceof Response) return found;
-      existing = found;
-    } else {
-      const full = sessions.wouldRefuse(client);
-      if (full !== null) return tooManySessions(request, full.message);
-    }
-    const body = await readBody(request, maxBody, budget, bodyTimeoutMs);
-    if (body.kind !== "ok") return bodyRefusal(request, body);
-    const text = body.text;
-    const parsed = parseJsonMessage(text);
-    const message = parsed.ok && isRecord(parsed.value) ? parsed.value : null;
-    // A body that says it is modern under a legacy (or absent) version header: the headers do not match.
-    const bodyVersion = message === null ? undefined : metaVersion(message.params);
-    if (bodyVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(bodyVersion)) {
-      return jsonError(
-        request,
-        400,
-        message,
-        ModernErrorCode.headerMismatch,
-        "Header mismatch: the MCP-Protocol-Version header does not match the body's protocol version",
-      );
-    }
-    const isInitialize = message !== null && message.method === "initialize" && "id" in message;
-
-    let session: HttpSession;
-    if (isInitialize) {
-      if (existing !== null) {
-        return plain(
-          request,
-          400,
-          "Bad Request: initialize starts a new session; send it without a session id",
-        );
-      }
-      // Decided again now: other sessions may have opened while this body arrived.
-      const opened = await sessions.open(client);
-      if (!(opened instanceof HttpSession)) return tooManySessions(request, opened.message);
-      session = opened;
-    } else {
-      if (existing === null) return plain(request, 400, "Bad Request: Mcp-Session-Id header is required");
-      if (existing.closing !== null) return plain(request, 404, "Session not found");
-      session = existing;
-    }
-
-    // Notifications and the client's answers to our requests: accepted, answered without a body. Anything
-    // else with an id (even malformed) is a request the core answers.
-    const answersUs = message !== null && !("method" in message) &&
-      ("result" in message || "error" in message);
-    if (message !== null && (!("id" in message) || answersUs)) {
-      session.accept(text);
-      return new Response(null, { status: 202, headers: baseHeaders(request) });
-    }
-    if (session.running >= maxRunning) {
-      return plain(request, 429, `Too Many Requests: ${maxRunning} requests of this session are running`, {
-        "retry-after": "1",
-      });
-    }
-    // A ping keeps a session from expiring but does not make it useful: it is still first to make room.
-    if (message === null || message.method !== "ping") session.markUseful();
-    const headers = baseHeaders(request);
-    if (isInitialize) headers.set("mcp-session-id", session.id);
-    return session.answer(text, headers, takesSse);
-  };
-
-  const bodyRefusal = (request: Request, body: Exclude<Body, { kind: "ok" }>): Response => {
-    switch (body.kind) {
-      case "too_large":
-        return plain(request, 413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
-      case "busy":
-        return plain(request, 503, "Service Unavailable: too many request bodies are being received", {
-          "retry-after": "1",
-        });
-      case "timeout":
-        return plain(request, 408, `Request Timeout: the body did not arrive within ${bodyTimeoutMs} ms`);
-      case "error":
-        return plain(request, 400, `Bad Request: ${body.message}`);
-    }
-  };
-
-  /** A JSON-RPC error answering `message` (its id when it has a usable one) with `status`. */
-  const jsonError = (
-    request: Request,
-    status: number,
-    message: Record<string, unknown> | null,
-    code: number,
-    text: string,
-    data?: Record<string, unknown>,
-  ): Response => {
-    const headers = baseHeaders(request);
-    headers.set("content-type", "application/json");
-    const id = message === null ? null : toWireId(message.id);
-    return new Response(errorResponse(id, code, text, data), { status, headers });
-  };
-
-  /**
-   * A modern (2026-07-28) POST: no session; the headers checked against the body; served by the
-   * client's modern server with its ids scoped to this POST; a closed response stream cancels it.
-   */
-  const handleModernPost = async (request: Request, client: string, takesSse: boolean): Promise<Response> => {
-    const body = await readBody(request, maxBody, budget, bodyTimeoutMs);
-    if (body.kind !== "ok") return bodyRefusal(request, body);
-    const parsed = parseJsonMessage(body.text);
-    if (!parsed.ok || !isRecord(parsed.value)) {
-      // The core words the refusal (parse error, batch, too deep); it has no id, so it is a 400.
-      return jsonError(
-        request,
-        400,
-        null,
-        parsed.ok ? ErrorCode.invalidRequest : ErrorCode.parseError,
-        parsed.ok ? "Invalid request: a message must be a single JSON object" : "Parse error",
-      );
-    }
-    const message = parsed.value;
-    if (!("method" in message)) {
-      // The server sends modern clients no requests (2026-07-28 embeds them in results): nothing to answer.
-      return jsonError(
-        request,
-        400,
-        null,
-        ErrorCode.invalidRequest,
-        "Invalid request: responses are not accepted",
-      );
-    }
-    if (!("id" in message)) {
-      // 2026-07-28 defines no client notification over HTTP (a closed stream is the cancel): accepted,
-      // and dropped, so one client's notifications/cancelled can never reach another's calls.
-      return new Response(null, { status: 202, headers: baseHeaders(request) });
-    }
-    const refused = checkModernRequest(request.headers, message);
-    if (refused !== null) {
-      return jsonError(request, refused.status, message, refused.code, refused.message, refused.data);
-    }
-    const owner = modernClients.get(client);
-    if (owner === null) return tooManySessions(request, `${maxSessions} clients are being served`);
-    if (owner.running >= maxModernRunning) {
-      return plain(
-        request,
-        429,
-        `Too Many Requests: ${maxModernRunning} requests of this client are running`,
-        { "retry-after": "1" },
-      );
-    }
-    return modernClients.answer(owner, request, body.text, baseHeaders(request), takesSse);
-  };
-
-  const handleGet = (request: Request): Response => {
-    const accept = request.headers.get("accept") ?? "";
-    if (!/text\/event-stream/i.test(accept)) {
-      return plain(request, 406, "Not Acceptable: GET opens a text/event-stream", {
-        allow: "GET, POST, DELETE",
-      });
-    }
-    const found = sessionOf(request);
-    if (found instanceof Response) return found;
-    return found.openStream(baseHeaders(request)) ??
-      plain(request, 409, "Conflict: this session already has an open GET stream");
-  };
-
-  const handleDelete = async (request: Request): Promise<Response> => {
-    const found = sessionOf(request);
-    if (found instanceof Response) return found;
-    await sessions.end(found, "ended by the client");
-    return new Response(null, { status: 204, headers: baseHeaders(request) });
-  };
-
-  const route = async (request: Request, client: string): Promise<Response> => {
-    // The Host header first: a malformed one is the client's error (400), not ours (the request's URL is
-    // built from it); on loopback, only /healthz (which tells nothing) is served to a foreign name.
-    const host = request.headers.get("host");
-    if (host !== null && !isWellFormedHost(host)) {
-      return plain(request, 400, "Bad Request: malformed Host header");
-    }
-    let path: string;
-    try {
-      path = new URL(request.url).pathname;
-    } catch {
-      return plain(request, 400, "Bad Request: malformed request target");
-    }
-    if (path === HEALTH_PATH && (request.method === "GET" || request.method === "HEAD")) {
-      const status = stopping ? 503 : 200;
-      const body = request.method === "HEAD"
-        ? null
-        : JSON.stringify({ status: stopping ? "stopping" : "ok" });
-      return new Response(body, { status, headers: { "content-type": "application/json" } });
-    }
-    if (options.loopback && !isLoopbackHost(host)) {
-      return plain(request, 403, "Forbidden: the Host header must name this loopback server");
-    }
-    if (path !== MCP_PATH) return plain(request, 404, "Not Found: the MCP endpoint is /mcp");
-    const refused = gatekeeper(request);
-    if (refused !== null) return refused;
-    if (stopping) {
-      return plain(request, 503, "Service Unavailable: the server is shutting down", { "retry-after": "5" });
-    }
-    switch (request.method) {
-      case "POST":
-        return await handlePost(request, client);
-      case "GET":
-        return handleGet(request);
-      case "DELETE":
-        return await handleDelete(request);
-      case "OPTIONS":
-        if (corsOrigin !== null && request.headers.get("origin") === corsOrigin) {
-          const headers = baseHeaders(request);
-          headers.set("access-control-allow-methods", "GET, POST, DELETE");
-          headers.set(
-            "access-control-allow-headers",
-            "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID",
-          );
-          headers.set("access-control-max-age", "600");
-          return new Response(null, { status: 204, headers });
-        }
-        return plain(request, 405, "Method Not Allowed", { allow: "GET, POST, DELETE" });
-      default:
-        return plain(request, 405, "Method Not Allowed", { allow: "GET, POST, DELETE" });
-    }
-  };
 
   return {
     async handle(request: Request, remote = "unknown"): Promise<Response> {
       if (inFlight.size >= maxInFlight) {
-        return plain(request, 503, `Service Unavailable: ${maxInFlight} requests are being answered`, {
+        return reply.plain(request, 503, `Service Unavailable: ${maxInFlight} requests are being answered`, {
           "retry-after": "1",
         });
       }
-      const work = route(request, remote).catch((error) => {
+      const work = route(endpoint, request, remote).catch((error) => {
         log(`internal error answering ${request.method}: ${error instanceof Error ? error.message : error}`);
-        return plain(request, 500, "Internal Server Error");
+        return reply.plain(request, 500, "Internal Server Error");
       });
       track(inFlight, work);
       return await work;
     },
     shutdown(graceMs = DEFAULT_SHUTDOWN_GRACE_MS): Promise<void> {
       stopped ??= (async () => {
-        stopping = true;
+        endpoint.stopping = true;
         clearInterval(sweep);
-        const running = [...sessions.work(), ...modernClients.work()];
+        const running = [...sessions.work(), ...modern.work()];
         if (!await settleWithin(running, graceMs)) log(`calls still running after ${graceMs} ms: cancelling`);
         await Promise.all([
           ...sessions.endAll("server shutting down"),
-          ...modernClients.endAll("server shutting down"),
+          ...modern.endAll("server shutting down"),
         ]);
         await settleWithin([...inFlight], 1_000);
       })();
@@ -535,6 +244,304 @@ export function createHttpHandler(options: HttpOptions): HttpHandler {
       return sessions.size;
     },
   };
+}
+
+/** What the routing functions below share: the gates' settings, the parts, and whether we are stopping. */
+interface Endpoint {
+  readonly loopback: boolean;
+  readonly token: string | null;
+  readonly corsOrigin: string | null;
+  readonly reply: HttpReplies;
+  readonly sessions: HttpSessions;
+  readonly modern: ModernClients;
+  /** A request's body, under the size, shared-budget and time bounds. */
+  readonly readBody: (request: Request) => Promise<Body>;
+  readonly maxRunningPerSession: number;
+  /** Set at shutdown: `/healthz` says so, `/mcp` answers 503. */
+  stopping: boolean;
+}
+
+/**
+ * One request from `client`, through the gates in order: a well-formed Host (400) and target, the
+ * health check (served to anyone), a loopback Host on a loopback server (403), the path (404), the
+ * Origin and token ({@link refuseAtGate}), shutdown (503); then by method.
+ */
+async function route(ep: Endpoint, request: Request, client: string): Promise<Response> {
+  // The Host header first: a malformed one is the client's error (400), not ours (the request's URL is
+  // built from it); on loopback, only /healthz (which tells nothing) is served to a foreign name.
+  const host = request.headers.get("host");
+  if (host !== null && !isWellFormedHost(host)) {
+    return ep.reply.plain(request, 400, "Bad Request: malformed Host header");
+  }
+  let path: string;
+  try {
+    path = new URL(request.url).pathname;
+  } catch {
+    return ep.reply.plain(request, 400, "Bad Request: malformed request target");
+  }
+  if (path === HEALTH_PATH && (request.method === "GET" || request.method === "HEAD")) {
+    return answerHealth(ep, request);
+  }
+  if (ep.loopback && !isLoopbackHost(host)) {
+    return ep.reply.plain(request, 403, "Forbidden: the Host header must name this loopback server");
+  }
+  if (path !== MCP_PATH) return ep.reply.plain(request, 404, "Not Found: the MCP endpoint is /mcp");
+  const refused = refuseAtGate(ep, request);
+  if (refused !== null) return refused;
+  if (ep.stopping) {
+    return ep.reply.plain(request, 503, "Service Unavailable: the server is shutting down", {
+      "retry-after": "5",
+    });
+  }
+  switch (request.method) {
+    case "POST":
+      return await postMcp(ep, request, client);
+    case "GET":
+      return getMcp(ep, request);
+    case "DELETE":
+      return await deleteMcp(ep, request);
+    case "OPTIONS":
+      return optionsMcp(ep, request);
+    default:
+      return ep.reply.plain(request, 405, "Method Not Allowed", { allow: "GET, POST, DELETE" });
+  }
+}
+
+/** `GET`/`HEAD /healthz`: 200 while sessions are taken, 503 once stopping; nothing else is told. */
+function answerHealth(ep: Endpoint, request: Request): Response {
+  const status = ep.stopping ? 503 : 200;
+  const body = request.method === "HEAD" ? null : JSON.stringify({ status: ep.stopping ? "stopping" : "ok" });
+  return new Response(body, { status, headers: { "content-type": "application/json" } });
+}
+
+/** The refusal of a request that may not reach the endpoint at all (a foreign Origin, a missing or wrong token), or null. */
+function refuseAtGate(ep: Endpoint, request: Request): Response | null {
+  const origin = request.headers.get("origin");
+  if (origin !== null && origin !== ep.corsOrigin && !isSameOrigin(origin, request)) {
+    return ep.reply.plain(request, 403, "Forbidden: Origin not allowed");
+  }
+  // A browser's CORS preflight never carries credentials; it is answered (for the allowed origin
+  // only) and does nothing.
+  if (request.method === "OPTIONS") return null;
+  if (ep.token !== null) {
+    const given = bearerToken(request.headers.get("authorization"));
+    if (given === null) {
+      return ep.reply.plain(request, 401, "Unauthorized: a bearer token is required", {
+        "www-authenticate": 'Bearer realm="mcp"',
+      });
+    }
+    if (!constantTimeEqual(given, ep.token)) {
+      return ep.reply.plain(request, 401, "Unauthorized: invalid bearer token", {
+        "www-authenticate": 'Bearer realm="mcp", error="invalid_token"',
+      });
+    }
+  }
+  return null;
+}
+
+/** The session a non-initialize request names (now marked active), or its refusal (400, 404). */
+function sessionOf(ep: Endpoint, request: Request): HttpSession | Response {
+  const id = request.headers.get(SESSION_HEADER);
+  if (id === null) return ep.reply.plain(request, 400, "Bad Request: Mcp-Session-Id header is required");
+  const session = ep.sessions.get(id);
+  if (session === undefined || session.closing !== null) {
+    return ep.reply.plain(request, 404, "Session not found");
+  }
+  const version = request.headers.get(VERSION_HEADER);
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    return ep.reply.plain(request, 400, `Bad Request: unsupported MCP-Protocol-Version '${clip(version)}'`);
+  }
+  session.markActive();
+  return session;
+}
+
+/**
+ * `POST /mcp`: the content type and Accept, then a modern request to {@link postModern}; a legacy one
+ * is an `initialize` opening a session or a message to the session it names, answered by that session.
+ */
+async function postMcp(ep: Endpoint, request: Request, client: string): Promise<Response> {
+  const { reply, sessions } = ep;
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type.trim())) {
+    return reply.plain(request, 415, "Unsupported Media Type: Content-Type must be application/json");
+  }
+  const accept = request.headers.get("accept") ?? "*/*";
+  const takesSse = /text\/event-stream|\*\/\*/i.test(accept);
+  if (!takesSse && !/application\/json|application\/\*/i.test(accept)) {
+    return reply.plain(request, 406, "Not Acceptable: accept application/json and text/event-stream");
+  }
+  // A modern request (2026-07-28: its version header says so) has no session; it is told apart from a
+  // legacy one before its body is read, so a legacy session's checks never see it.
+  const hasSession = request.headers.get(SESSION_HEADER) !== null;
+  if (isModernPost(request.headers.get(VERSION_HEADER), hasSession)) {
+    return await postModern(ep, request, client, takesSse);
+  }
+  // Everything the headers decide is decided before the body is read: its session (a request without
+  // one can only be an initialize, so the session caps), then its size and the shared body budget.
+  let existing: HttpSession | null = null;
+  if (request.headers.get(SESSION_HEADER) !== null) {
+    const found = sessionOf(ep, request);
+    if (found instanceof Response) return found;
+    existing = found;
+  } else {
+    const full = sessions.wouldRefuse(client);
+    if (full !== null) return reply.tooManySessions(request, full.message);
+  }
+  const body = await ep.readBody(request);
+  if (body.kind !== "ok") return reply.bodyRefusal(request, body);
+  const text = body.text;
+  const parsed = parseJsonMessage(text);
+  const message = parsed.ok && isRecord(parsed.value) ? parsed.value : null;
+  // A body that says it is modern under a legacy (or absent) version header: the headers do not match.
+  const bodyVersion = message === null ? undefined : metaVersion(message.params);
+  if (bodyVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(bodyVersion)) {
+    return reply.jsonError(
+      request,
+      400,
+      message,
+      ModernErrorCode.headerMismatch,
+      "Header mismatch: the MCP-Protocol-Version header does not match the body's protocol version",
+    );
+  }
+  const isInitialize = message !== null && message.method === "initialize" && "id" in message;
+
+  let session: HttpSession;
+  if (isInitialize) {
+    if (existing !== null) {
+      return reply.plain(
+        request,
+        400,
+        "Bad Request: initialize starts a new session; send it without a session id",
+      );
+    }
+    // Decided again now: other sessions may have opened while this body arrived.
+    const opened = await sessions.open(client);
+    if (!(opened instanceof HttpSession)) return reply.tooManySessions(request, opened.message);
+    session = opened;
+  } else {
+    if (existing === null) return reply.plain(request, 400, "Bad Request: Mcp-Session-Id header is required");
+    if (existing.closing !== null) return reply.plain(request, 404, "Session not found");
+    session = existing;
+  }
+
+  // Notifications and the client's answers to our requests: accepted, answered without a body. Anything
+  // else with an id (even malformed) is a request the core answers.
+  const answersUs = message !== null && !("method" in message) &&
+    ("result" in message || "error" in message);
+  if (message !== null && (!("id" in message) || answersUs)) {
+    session.accept(text);
+    return new Response(null, { status: 202, headers: reply.headers(request) });
+  }
+  const maxRunning = ep.maxRunningPerSession;
+  if (session.running >= maxRunning) {
+    return reply.plain(
+      request,
+      429,
+      `Too Many Requests: ${maxRunning} requests of this session are running`,
+      {
+        "retry-after": "1",
+      },
+    );
+  }
+  // A ping keeps a session from expiring but does not make it useful: it is still first to make room.
+  if (message === null || message.method !== "ping") session.markUseful();
+  const headers = reply.headers(request);
+  if (isInitialize) headers.set("mcp-session-id", session.id);
+  return session.answer(text, headers, takesSse);
+}
+
+/**
+ * A modern (2026-07-28) POST: no session; the headers checked against the body; served by the
+ * client's modern server with its ids scoped to this POST; a closed response stream cancels it.
+ */
+async function postModern(
+  ep: Endpoint,
+  request: Request,
+  client: string,
+  takesSse: boolean,
+): Promise<Response> {
+  const { reply, modern } = ep;
+  const body = await ep.readBody(request);
+  if (body.kind !== "ok") return reply.bodyRefusal(request, body);
+  const parsed = parseJsonMessage(body.text);
+  if (!parsed.ok || !isRecord(parsed.value)) {
+    // The core words the refusal (parse error, batch, too deep); it has no id, so it is a 400.
+    return reply.jsonError(
+      request,
+      400,
+      null,
+      parsed.ok ? ErrorCode.invalidRequest : ErrorCode.parseError,
+      parsed.ok ? "Invalid request: a message must be a single JSON object" : "Parse error",
+    );
+  }
+  const message = parsed.value;
+  if (!("method" in message)) {
+    // The server sends modern clients no requests (2026-07-28 embeds them in results): nothing to answer.
+    return reply.jsonError(
+      request,
+      400,
+      null,
+      ErrorCode.invalidRequest,
+      "Invalid request: responses are not accepted",
+    );
+  }
+  if (!("id" in message)) {
+    // 2026-07-28 defines no client notification over HTTP (a closed stream is the cancel): accepted,
+    // and dropped, so one client's notifications/cancelled can never reach another's calls.
+    return new Response(null, { status: 202, headers: reply.headers(request) });
+  }
+  const refused = checkModernRequest(request.headers, message);
+  if (refused !== null) {
+    return reply.jsonError(request, refused.status, message, refused.code, refused.message, refused.data);
+  }
+  const owner = modern.get(client);
+  if (owner === null) return reply.tooManySessions(request, `${modern.maxClients} clients are being served`);
+  if (owner.running >= modern.maxRunningPerClient) {
+    return reply.plain(
+      request,
+      429,
+      `Too Many Requests: ${modern.maxRunningPerClient} requests of this client are running`,
+      { "retry-after": "1" },
+    );
+  }
+  return modern.answer(owner, request, body.text, reply.headers(request), takesSse);
+}
+
+/** `GET /mcp`: the session's standalone event stream (one at a time: 409 for a second). */
+function getMcp(ep: Endpoint, request: Request): Response {
+  const accept = request.headers.get("accept") ?? "";
+  if (!/text\/event-stream/i.test(accept)) {
+    return ep.reply.plain(request, 406, "Not Acceptable: GET opens a text/event-stream", {
+      allow: "GET, POST, DELETE",
+    });
+  }
+  const found = sessionOf(ep, request);
+  if (found instanceof Response) return found;
+  return found.openStream(ep.reply.headers(request)) ??
+    ep.reply.plain(request, 409, "Conflict: this session already has an open GET stream");
+}
+
+/** `DELETE /mcp`: the client ends its session (204 once it is all gone). */
+async function deleteMcp(ep: Endpoint, request: Request): Promise<Response> {
+  const found = sessionOf(ep, request);
+  if (found instanceof Response) return found;
+  await ep.sessions.end(found, "ended by the client");
+  return new Response(null, { status: 204, headers: ep.reply.headers(request) });
+}
+
+/** `OPTIONS /mcp`: the CORS preflight, answered for the allowed origin only (405 otherwise). */
+function optionsMcp(ep: Endpoint, request: Request): Response {
+  if (ep.corsOrigin !== null && request.headers.get("origin") === ep.corsOrigin) {
+    const headers = ep.reply.headers(request);
+    headers.set("access-control-allow-methods", "GET, POST, DELETE");
+    headers.set(
+      "access-control-allow-headers",
+      "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID",
+    );
+    headers.set("access-control-max-age", "600");
+    return new Response(null, { status: 204, headers });
+  }
+  return ep.reply.plain(request, 405, "Method Not Allowed", { allow: "GET, POST, DELETE" });
 }
 
 /**
