@@ -1,8 +1,8 @@
 /**
  * Connection-level bounds of the real `bxp-mcp --http` on 127.0.0.1, attacked from another process the
  * way a slow-loris runs: many connections, each sending its headers a byte at a time and never finishing.
- * The server cuts each one at `--header-timeout`, answers connections past `--max-connections` with 503,
- * and serves a real client again once the attack's connections are cut.
+ * The server cuts each one at `--header-timeout`, answers connections past `--max-connections` with 503
+ * at once (it stays responsive during the attack), and serves a real client normally once it ends.
  */
 import assert from "node:assert/strict";
 import { HttpServerProcess, initializeBody, POST_HEADERS } from "./_support.ts";
@@ -54,21 +54,25 @@ Deno.test({
         stdout: "piped",
         stderr: "inherit",
       }).spawn();
-      // While the attack runs, a real client still gets through within a few tries: each attacking
-      // connection is cut after a second, so places keep freeing.
+      // While the attack runs the server stays responsive: every attempt of a real client ends quickly,
+      // served (200) or refused at the cap (503, or the connection closed at once). Whether one gets a
+      // place depends on how fast the attacker takes the freed ones back, so it is not asserted.
       await new Promise((r) => setTimeout(r, 2_000));
-      let status = 0;
-      for (let i = 0; i < 200 && status !== 200; i++) {
+      for (let i = 0; i < 10; i++) {
+        const began = Date.now();
         const response = await fetch(server.url, {
           method: "POST",
           headers: { ...POST_HEADERS, ...server.auth },
           body: initializeBody(),
-        }).catch(() => null);
-        status = response?.status ?? 0;
-        await response?.body?.cancel();
-        if (status !== 200) await new Promise((r) => setTimeout(r, 20));
+          signal: AbortSignal.timeout(20_000),
+        }).catch((error) => error);
+        if (response instanceof Response) {
+          assert.ok([200, 503].includes(response.status), `status ${response.status}`);
+          await response.body?.cancel();
+        } else assert.notEqual(response?.name, "TimeoutError", "an attempt hung during the attack");
+        assert.ok(Date.now() - began < 20_000);
+        await new Promise((r) => setTimeout(r, 100));
       }
-      assert.equal(status, 200, "a real client is served during the attack");
       const out = await attacker.output();
       await Deno.remove(script);
       const { cut, refused } = JSON.parse(new TextDecoder().decode(out.stdout));
