@@ -38,11 +38,26 @@ export const DEFAULT_HEADER_TIMEOUT_MS = 10_000;
 /** Default time a kept-alive connection may wait for its next request. */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 120_000;
 
+/** Longest chunk-size line (extensions included), and most bytes of trailer fields, of a chunked body. */
+const MAX_CHUNK_LINE = 4096;
+
+/** Most bytes of a chunked body handed to the handler in one piece. */
+const BODY_PIECE_BYTES = 64 * 1024;
+
+/** Bytes asked of the socket per read. */
+const READ_BYTES = 16 * 1024;
+
 /** Default time a peer may leave one response write untaken. */
 export const DEFAULT_WRITE_STALL_MS = 30_000;
 
 /** Default largest request head. */
 export const DEFAULT_MAX_HEADER_BYTES = 64 * 1024;
+
+/** How long a connection must have waited for a request before it may make room at the cap. */
+const EVICTABLE_AFTER_MS = 1_000;
+
+/** The shortest time between two log lines of one kind. */
+const NOTE_EVERY_MS = 10_000;
 
 /** How long {@link Http1Server.shutdown} lets answers in flight finish before it closes their connections. */
 const SHUTDOWN_GRACE_MS = 3_000;
@@ -64,6 +79,8 @@ export interface Http1Options {
   onListen?(addr: Deno.NetAddr): void;
   /** Called when a handler throws; its answer is sent (default: a bare 500). */
   onError?(error: unknown): Response;
+  /** How long a connection must have waited for a request before it may make room at the cap (1 s). */
+  evictAfterMs?: number;
   /** Called with a one-line note when a bound refuses or closes a connection (for the server's log). */
   onRefuse?(note: string): void;
 }
@@ -137,8 +154,7 @@ export function serveHttp1(
   options.onListen?.(addr);
   const open = new Set<Connection>();
   let stopping = false;
-  let refusedNoted = 0;
-  const note = (text: string) => options.onRefuse?.(text);
+  const note = rateLimited((text) => options.onRefuse?.(text));
   const onError = options.onError ??
     (() => new Response("Internal Server Error", { status: 500 }));
 
@@ -153,11 +169,19 @@ export function serveHttp1(
         await new Promise((resolve) => setTimeout(resolve, 50));
         continue;
       }
-      if (stopping || open.size >= limits.maxConnections) {
-        // Logged once per burst, not per connection: a flood must not flood the log too.
-        if (!stopping && refusedNoted++ % 1000 === 0) {
-          note(`refused a connection: ${limits.maxConnections} open (--max-connections)`);
+      if (!stopping && open.size >= limits.maxConnections) {
+        // At the cap, a connection that has waited longest for a request makes room: holding a place
+        // with an idle keep-alive or a head that never ends costs the holder nothing, so it must not
+        // keep everyone else out. Connections whose requests are being answered are never cut.
+        const victim = longestWaiting(open, Date.now() - (options.evictAfterMs ?? EVICTABLE_AFTER_MS));
+        if (victim !== null) {
+          victim.closeNow();
+          open.delete(victim);
+          note(`closed the connection waiting longest for a request: ${limits.maxConnections} open`);
         }
+      }
+      if (stopping || open.size >= limits.maxConnections) {
+        if (!stopping) note(`refused a connection: ${limits.maxConnections} open (--max-connections)`);
         refuse(conn, stopping ? "shutting down" : "too many connections");
         continue;
       }
@@ -199,6 +223,34 @@ export function serveHttp1(
   };
 }
 
+/** The open connection waiting for a request head since before `before`, longest first; null if none. */
+function longestWaiting(open: Set<Connection>, before: number): Connection | null {
+  let best: Connection | null = null;
+  for (const c of open) {
+    if (c.idle && c.waitingSince < before && (best === null || c.waitingSince < best.waitingSince)) best = c;
+  }
+  return best;
+}
+
+/**
+ * A log that says each kind of line at most once per {@link NOTE_EVERY_MS}, then how many it held back: a
+ * flood of connections must not become a flood of log lines.
+ */
+function rateLimited(log: (text: string) => void): (text: string) => void {
+  const kinds = new Map<string, { at: number; held: number }>();
+  return (text) => {
+    const now = Date.now();
+    const kind = kinds.get(text);
+    if (kind !== undefined && now - kind.at < NOTE_EVERY_MS) {
+      kind.held++;
+      return;
+    }
+    const held = kind?.held ?? 0;
+    kinds.set(text, { at: now, held: 0 });
+    log(held > 0 ? `${text} (and ${held} more like it in the last ${NOTE_EVERY_MS / 1000} s)` : text);
+  };
+}
+
 /** Answer 503 to a connection over the cap and close it, without reading and without waiting long. */
 function refuse(conn: Deno.Conn, why: string): void {
   const body = `Service Unavailable: ${why}\n`;
@@ -230,7 +282,14 @@ class Connection {
   readonly done: Promise<void>;
   #conn: Deno.TcpConn;
   #limits: Limits;
-  #buffered: Uint8Array = new Uint8Array(0);
+  /** Bytes read and not yet consumed: `#store[#start, #end)`, grown by doubling (never one copy per read). */
+  #store = new Uint8Array(READ_BYTES);
+  #start = 0;
+  #end = 0;
+  /** Where the search for the head's end resumes: bytes before it were searched already. */
+  #headScan = 0;
+  /** When this connection began waiting for a request head (for eviction at the connection cap). */
+  waitingSince = Date.now();
   #reading: Promise<boolean> | null = null;
   #eof = false;
   #closed = false;
@@ -261,6 +320,11 @@ class Connection {
     this.#close();
   }
 
+  /** Whether it waits for (or is reading) a request head: no request of it is being answered. */
+  get idle(): boolean {
+    return this.#idle && !this.#closed;
+  }
+
   /** Close now if no request is being answered (at shutdown). */
   closeIfIdle(): void {
     if (this.#idle) this.#close();
@@ -281,6 +345,7 @@ class Connection {
     let first = true;
     while (!this.#closed && !stopping()) {
       this.#idle = true;
+      this.waitingSince = Date.now();
       let head: Head | null;
       try {
         head = await this.#readHead(first);
@@ -315,6 +380,14 @@ class Connection {
       } catch (error) {
         response = onError(error);
       }
+      // A body framed wrongly is the client's fault whatever the handler made of it: 400, and close.
+      if (body.failed !== null) {
+        await response.body?.cancel().catch(() => {});
+        this.#peerGone.signal.removeEventListener("abort", onGone);
+        this.#note(`closed a connection: ${body.failed.message}`);
+        await this.#writeSimple(body.failed.status, body.failed.message);
+        return;
+      }
       // A body the handler left unread cannot be skipped safely: the connection ends after this answer.
       const keepAlive = head.keepAlive && body.finished && !stopping();
       const wrote = await this.#writeResponse(head, response, keepAlive, peer.signal);
@@ -331,10 +404,10 @@ class Connection {
     if (this.#eof || this.#closed) return Promise.resolve(false);
     if (this.#reading !== null) return this.#reading;
     this.#reading = (async () => {
-      const chunk = new Uint8Array(16 * 1024);
+      this.#roomToRead();
       let n: number | null;
       try {
-        n = await this.#conn.read(chunk);
+        n = await this.#conn.read(this.#store.subarray(this.#end));
       } catch {
         n = null;
       }
@@ -344,27 +417,43 @@ class Connection {
         this.#peerGone.abort(new Error("the client went away"));
         return false;
       }
-      this.#buffered = this.#buffered.length === 0
-        ? chunk.subarray(0, n)
-        : joinBytes(this.#buffered, chunk.subarray(0, n));
+      this.#end += n;
       return true;
     })();
     return this.#reading;
   }
 
-  /** Take up to `max` buffered bytes. */
+  /** Make room for one read at the end of the store: move the unread bytes to its front, or grow it. */
+  #roomToRead(): void {
+    if (this.#store.length - this.#end >= READ_BYTES) return;
+    const unread = this.#end - this.#start;
+    const store = unread + READ_BYTES <= this.#store.length
+      ? this.#store
+      : new Uint8Array(Math.max(this.#store.length * 2, unread + READ_BYTES));
+    if (store === this.#store) store.copyWithin(0, this.#start, this.#end);
+    else store.set(this.#store.subarray(this.#start, this.#end));
+    this.#store = store;
+    this.#start = 0;
+    this.#end = unread;
+  }
+
+  /** Take up to `max` buffered bytes (a view: copy it before the next read). */
   take(max: number): Uint8Array {
-    const out = this.#buffered.subarray(0, max);
-    this.#buffered = this.#buffered.subarray(out.length);
+    const out = this.buffered.subarray(0, max);
+    this.consume(out.length);
     return out;
   }
 
+  /** The unread bytes (a view, valid until the next read). */
   get buffered(): Uint8Array {
-    return this.#buffered;
+    return this.#store.subarray(this.#start, this.#end);
   }
 
   consume(n: number): void {
-    this.#buffered = this.#buffered.subarray(n);
+    this.#start += n;
+    // Back to the front when all is read, unless a read is landing at #end right now.
+    if (this.#start === this.#end && this.#reading === null) this.#start = this.#end = 0;
+    this.#headScan = Math.max(0, this.#headScan - n);
   }
 
   /** Keep one read outstanding while a request is answered, so a hang-up aborts the request's signal. */
@@ -373,7 +462,7 @@ class Connection {
     this.#watching = true;
     const watch = () => {
       // Bounded: past a head's worth of bytes waiting (pipelined requests), reading waits for the reader.
-      if (this.#closed || this.#eof || this.#buffered.length > this.#limits.maxHeaderBytes) {
+      if (this.#closed || this.#eof || this.#end - this.#start > this.#limits.maxHeaderBytes) {
         this.#watching = false;
         return;
       }
@@ -404,30 +493,37 @@ class Connection {
     try {
       for (;;) {
         // Tolerate blank lines before a request line (RFC 9112 section 2.2).
-        while (this.#buffered.length > 0 && (this.#buffered[0] === 13 || this.#buffered[0] === 10)) {
+        while (
+          this.#start < this.#end && (this.#store[this.#start] === 13 || this.#store[this.#start] === 10)
+        ) {
           this.consume(1);
         }
-        if (this.#buffered.length > 0 && !started) {
+        if (this.#start < this.#end && !started) {
           started = true;
           arm(limits.headerTimeoutMs);
         }
-        const end = indexOfHeadEnd(this.#buffered);
+        // Resume where the last search stopped: a head trickled byte by byte is searched once, not once
+        // per byte (a head of 60,000 CRs searched whole on every read cost a core).
+        const buffered = this.buffered;
+        const end = indexOfHeadEnd(buffered, this.#headScan);
+        this.#headScan = end >= 0 ? 0 : Math.max(0, buffered.length - 3);
         if (end > limits.maxHeaderBytes) {
           throw new BadRequest(431, `request head over ${limits.maxHeaderBytes} bytes`);
         }
         if (end >= 0) {
-          const head = parseHead(this.#buffered.subarray(0, end));
+          const head = parseHead(buffered.subarray(0, end));
           this.consume(end + 4);
+          this.#headScan = 0;
           return head;
         }
-        if (this.#buffered.length > limits.maxHeaderBytes) {
+        if (buffered.length > limits.maxHeaderBytes) {
           throw new BadRequest(431, `request head over ${limits.maxHeaderBytes} bytes`);
         }
         if (!(await this.fill())) {
           if (timedOut && started) {
             this.#note(`closed a connection: request head not complete within ${limits.headerTimeoutMs} ms`);
           }
-          if (this.#buffered.length > 0 && !timedOut) throw new BadRequest(400, "request head cut short");
+          if (this.#start < this.#end && !timedOut) throw new BadRequest(400, "request head cut short");
           return null;
         }
       }
@@ -500,7 +596,10 @@ class Connection {
   ): Promise<boolean> {
     const status = response.status;
     const bodyless = head.method === "HEAD" || status === 204 || status === 304 || status < 200;
-    const lines = [`HTTP/1.1 ${status} ${response.statusText || REASONS[status] || "Unknown"}`];
+    const lines = [
+      `HTTP/1.1 ${status} ${response.statusText || REASONS[status] || "Unknown"}`,
+      `date: ${new Date().toUTCString()}`,
+    ];
     let length: string | null = null;
     for (const [name, value] of response.headers) {
       if (name === "set-cookie") continue;
@@ -513,11 +612,13 @@ class Connection {
     }
     for (const cookie of response.headers.getSetCookie()) lines.push(`set-cookie: ${cookie}`);
     const reader = response.body?.getReader() ?? null;
-    const chunked = reader !== null && !bodyless;
+    const streamed = reader !== null && !bodyless;
+    // HTTP/1.0 knows no chunks: its answer runs to the connection's end (keepAlive is false for it).
+    const chunked = streamed && !head.http10;
     if (bodyless) {
       if (length !== null && head.method === "HEAD") lines.push(`content-length: ${length}`);
     } else if (chunked) lines.push("transfer-encoding: chunked");
-    else lines.push("content-length: 0");
+    else if (!streamed) lines.push("content-length: 0");
     lines.push(
       keepAlive
         ? `keep-alive: timeout=${Math.floor(this.#limits.idleTimeoutMs / 1000)}`
@@ -528,7 +629,7 @@ class Connection {
       return false;
     }
     if (reader === null) return true;
-    if (!chunked) {
+    if (!streamed) {
       await reader.cancel().catch(() => {});
       return true;
     }
@@ -547,17 +648,12 @@ class Connection {
         if (next.done) break;
         const chunk = next.value;
         if (chunk.length === 0) continue;
-        const framed = new Uint8Array(chunk.length + 32);
-        const size = encoder.encode(`${chunk.length.toString(16)}\r\n`);
-        framed.set(size, 0);
-        framed.set(chunk, size.length);
-        framed.set([13, 10], size.length + chunk.length);
-        if (!(await this.write(framed.subarray(0, size.length + chunk.length + 2)))) {
+        if (!(await this.write(chunked ? frameChunk(chunk) : chunk))) {
           await reader.cancel().catch(() => {});
           return false;
         }
       }
-      return await this.write(encoder.encode("0\r\n\r\n"));
+      return chunked ? await this.write(encoder.encode("0\r\n\r\n")) : true;
     } finally {
       signal.removeEventListener("abort", onAbort);
     }
@@ -575,13 +671,15 @@ interface Head {
   target: string;
   headers: Headers;
   keepAlive: boolean;
+  /** An HTTP/1.0 request: its answer is not chunked, and the connection ends after it. */
+  http10: boolean;
   /** Body framing: a byte count, chunked, or none. */
   length: number | "chunked";
   expectContinue: boolean;
 }
 
-function indexOfHeadEnd(bytes: Uint8Array): number {
-  for (let i = bytes.indexOf(13); i >= 0 && i + 3 < bytes.length; i = bytes.indexOf(13, i + 1)) {
+function indexOfHeadEnd(bytes: Uint8Array, from: number): number {
+  for (let i = bytes.indexOf(13, from); i >= 0 && i + 3 < bytes.length; i = bytes.indexOf(13, i + 1)) {
     if (bytes[i + 1] === 10 && bytes[i + 2] === 13 && bytes[i + 3] === 10) return i;
   }
   return -1;
@@ -602,6 +700,7 @@ function parseHead(bytes: Uint8Array): Head {
   if (target === "" || /[\x00-\x20\x7f]/.test(target)) throw new BadRequest(400, "malformed request target");
   const headers = new Headers();
   const lengths: string[] = [];
+  let hosts = 0;
   let transferEncoding: string | null = null;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
@@ -614,6 +713,7 @@ function parseHead(bytes: Uint8Array): Head {
     // deno-lint-ignore no-control-regex -- control characters are what this refuses
     if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) throw new BadRequest(400, "control character in a header");
     const lower = name.toLowerCase();
+    if (lower === "host") hosts++;
     if (lower === "content-length") lengths.push(...value.split(",").map((v) => v.trim()));
     if (lower === "transfer-encoding") {
       transferEncoding = transferEncoding === null ? value : `${transferEncoding}, ${value}`;
@@ -638,11 +738,13 @@ function parseHead(bytes: Uint8Array): Head {
     length = Number(lengths[0]);
   }
   const connection = (headers.get("connection") ?? "").toLowerCase().split(",").map((v) => v.trim());
-  const keepAlive = version === "HTTP/1.1"
-    ? !connection.includes("close")
-    : connection.includes("keep-alive");
+  // HTTP/1.0 keep-alive is not offered: its answers are delimited by the connection's end.
+  const keepAlive = version === "HTTP/1.1" && !connection.includes("close");
+  if (version === "HTTP/1.1" && hosts !== 1) {
+    throw new BadRequest(400, hosts === 0 ? "no Host header" : "more than one Host header");
+  }
   const expectContinue = (headers.get("expect") ?? "").toLowerCase() === "100-continue";
-  return { method, target, headers, keepAlive, length, expectContinue };
+  return { method, target, headers, keepAlive, http10: version === "HTTP/1.0", length, expectContinue };
 }
 
 /** The fetch `Request` of a head; the URL's host is the Host header's when it forms one (else a stand-in). */
@@ -684,6 +786,9 @@ class RequestBody {
   #chunkLeft = 0;
   #state: "data" | "size" | "trailer" | "done" = "data";
   #continued = false;
+  #trailerBytes = 0;
+  /** The framing error the body stopped at, if any. */
+  failed: BadRequest | null = null;
 
   constructor(connection: Connection, head: Head) {
     this.#connection = connection;
@@ -711,6 +816,15 @@ class RequestBody {
 
   /** The next piece of the body, or null at its end; throws when the peer cuts it short or frames it wrongly. */
   async next(): Promise<Uint8Array | null> {
+    try {
+      return await this.#next();
+    } catch (error) {
+      if (error instanceof BadRequest) this.failed = error;
+      throw error;
+    }
+  }
+
+  async #next(): Promise<Uint8Array | null> {
     if (this.#head.expectContinue && !this.#continued && this.#state !== "done") {
       this.#continued = true;
       await this.#connection.sendContinue();
@@ -729,39 +843,77 @@ class RequestBody {
         if (this.#left === 0) this.#done();
         return out.slice();
       }
+      return await this.#nextChunked();
+    }
+  }
+
+  /**
+   * The next piece of a chunked body: every chunk already received, joined (up to {@link BODY_PIECE_BYTES}),
+   * so a body of a million 1-byte chunks is not a million pieces for the handler to hold.
+   */
+  async #nextChunked(): Promise<Uint8Array | null> {
+    const c = this.#connection;
+    const parts: Uint8Array[] = [];
+    let got = 0;
+    // Wait for bytes only while nothing is gathered yet; else answer what is here.
+    const more = async () => {
+      if (got > 0) return false;
+      if (!(await c.fill())) throw new Error("request body cut short");
+      return true;
+    };
+    while (this.#state !== "done" && got < BODY_PIECE_BYTES) {
       if (this.#state === "data") {
-        if (this.#chunkLeft === 0) {
-          // The CRLF after a chunk's data.
-          if (c.buffered.length < 2 && !(await c.fill())) throw new Error("request body cut short");
-          if (c.buffered.length < 2) continue;
-          if (c.buffered[0] !== 13 || c.buffered[1] !== 10) throw new BadRequest(400, "malformed chunk");
-          c.consume(2);
-          this.#state = "size";
+        if (this.#chunkLeft > 0) {
+          if (c.buffered.length === 0) {
+            if (await more()) continue;
+            break;
+          }
+          const out = c.take(Math.min(this.#chunkLeft, BODY_PIECE_BYTES - got));
+          this.#chunkLeft -= out.length;
+          parts.push(out.slice());
+          got += out.length;
           continue;
         }
-        if (c.buffered.length === 0 && !(await c.fill())) throw new Error("request body cut short");
-        const out = c.take(this.#chunkLeft);
-        this.#chunkLeft -= out.length;
-        return out.slice();
+        // The CRLF after a chunk's data.
+        if (c.buffered.length < 2) {
+          if (await more()) continue;
+          break;
+        }
+        if (c.buffered[0] !== 13 || c.buffered[1] !== 10) throw new BadRequest(400, "malformed chunk");
+        c.consume(2);
+        this.#state = "size";
+        continue;
       }
       // A size line or a trailer line.
       const line = this.#line();
       if (line === null) {
-        if (c.buffered.length > 4096) throw new BadRequest(400, "malformed chunk");
-        if (!(await c.fill())) throw new Error("request body cut short");
-        continue;
+        if (c.buffered.length > MAX_CHUNK_LINE) throw new BadRequest(400, "chunk line too long");
+        if (await more()) continue;
+        break;
       }
       if (this.#state === "size") {
-        const size = line.split(";")[0].trim();
-        if (!/^[0-9a-fA-F]{1,12}$/.test(size)) throw new BadRequest(400, "malformed chunk size");
-        const n = parseInt(size, 16);
+        const size = /^([0-9a-fA-F]{1,12})[ \t]*(;.*)?$/.exec(line);
+        if (size === null) throw new BadRequest(400, "malformed chunk size");
+        const n = parseInt(size[1], 16);
         if (n === 0) this.#state = "trailer";
         else {
           this.#chunkLeft = n;
           this.#state = "data";
         }
       } else if (line === "") this.#done();
+      else if ((this.#trailerBytes += line.length + 2) > MAX_CHUNK_LINE) {
+        throw new BadRequest(400, "trailer fields too long");
+      }
     }
+    if (got === 0) return null;
+    if (parts.length === 1) return parts[0];
+    const joined = new Uint8Array(got);
+    let at = 0;
+    for (const part of parts) {
+      joined.set(part, at);
+      at += part.length;
+    }
+    return joined;
   }
 
   #done(): void {
@@ -774,6 +926,7 @@ class RequestBody {
     const bytes = this.#connection.buffered;
     const at = bytes.indexOf(10);
     if (at < 0) return null;
+    if (at > MAX_CHUNK_LINE) throw new BadRequest(400, "chunk line too long");
     if (at === 0 || bytes[at - 1] !== 13) throw new BadRequest(400, "malformed chunk line");
     const line = latin1.decode(bytes.subarray(0, at - 1));
     this.#connection.consume(at + 1);
@@ -781,9 +934,12 @@ class RequestBody {
   }
 }
 
-function joinBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
+/** One chunk of a chunked answer: its size in hex, CRLF, the bytes, CRLF. */
+function frameChunk(chunk: Uint8Array): Uint8Array {
+  const size = encoder.encode(`${chunk.length.toString(16)}\r\n`);
+  const framed = new Uint8Array(size.length + chunk.length + 2);
+  framed.set(size, 0);
+  framed.set(chunk, size.length);
+  framed.set([13, 10], size.length + chunk.length);
+  return framed;
 }
