@@ -1,11 +1,21 @@
 /**
  * Writing a whole byte array through a writer whose `write` may take only part of it (a file, stdout).
  *
- * Not run as a test: it writes to the real stdout.
+ * A writer that takes at most two bytes per call still receives every byte, in order:
  *
  * @example
- * ```ts ignore
- * await writeAll(Deno.stdout, new TextEncoder().encode("done\n"));
+ * ```ts
+ * import { writeAll } from "./write_all.ts";
+ * import assert from "node:assert/strict";
+ * const got: number[] = [];
+ * const twoAtATime = {
+ *   write: (bytes: Uint8Array) => {
+ *     got.push(...bytes.subarray(0, 2));
+ *     return Promise.resolve(Math.min(2, bytes.length));
+ *   },
+ * };
+ * await writeAll(twoAtATime, new TextEncoder().encode("done\n"));
+ * assert.equal(new TextDecoder().decode(new Uint8Array(got)), "done\n");
  * ```
  * @module
  */

@@ -4,12 +4,18 @@
  * offsets are understood. Member names are decoded as fflate decoded them before (UTF-8 when the entry's
  * flag bit 11 says so, else one byte per character), so names and messages stay what they were.
  *
- * Not run as a test: it needs a zip archive's reader (tests/formats/ build real archives).
+ * A stored (uncompressed) member's data is its bytes, at the offset its local header leads to:
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { zipSync } from "fflate";
+ * import { bytesReader, memberDataOffset, readZipEntries } from "./archive.ts";
+ * import assert from "node:assert/strict";
+ * const reader = bytesReader(zipSync({ "a.csv": new TextEncoder().encode("x,y\n") }, { level: 0 }));
  * const entries = await readZipEntries(reader);
+ * assert.deepEqual(entries.map((e) => [e.name, e.method, e.size]), [["a.csv", 0, 4]]);
  * const at = await memberDataOffset(reader, entries[0]);
+ * assert.equal(new TextDecoder().decode(await reader.read(at, entries[0].compressedSize)), "x,y\n");
  * ```
  * @module
  */

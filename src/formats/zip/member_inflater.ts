@@ -196,11 +196,22 @@ function slicer(size: number): TransformStream<Uint8Array, Uint8Array> {
  * natively where the runtime can (several times faster than fflate), else (or with `native` false) with
  * fflate.
  *
- * Not run as a test: it needs a zip member's facts and data (tests/formats/ build real archives).
+ * A deflated member (here raw-deflated with fflate, its CRC-32 from the sibling crc32.ts) comes back whole:
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deflateSync } from "fflate";
+ * import { crc32 } from "./crc32.ts";
+ * import { memberInflateStream } from "./member_inflater.ts";
+ * import assert from "node:assert/strict";
+ * const text = new TextEncoder().encode("a,b\n".repeat(100));
+ * const facts = { method: 8, size: text.length, crc32: crc32(text), name: "a.csv" };
  * const { writable, readable } = memberInflateStream(facts);
+ * const [, out] = await Promise.all([
+ *   ReadableStream.from([deflateSync(text)]).pipeTo(writable),
+ *   new Response(readable).bytes(),
+ * ]);
+ * assert.deepEqual(out, text);
  * ```
  */
 export function memberInflateStream(
