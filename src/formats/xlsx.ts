@@ -28,14 +28,27 @@
  * styles; shared strings are streamed into their table), and the sheet itself as a stream
  * ({@link SheetCsv}: inflated chunks in, CSV rows out), so a large sheet is never whole in memory.
  *
- * Not run as a test: it needs a workbook's bytes (tests/formats/ builds real ones).
+ * A workbook of three parts (zipped with fflate; inline strings, so no shared strings or styles) gives the
+ * rows from its header row on:
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strToU8, zipSync } from "fflate";
  * import { extractSheetCsv } from "./xlsx.ts";
- * declare const workbookBytes: Uint8Array;
- * const sheet = await extractSheetCsv(workbookBytes, { name: "CASH OPERATION", headerRow: 11 });
- * // sheet?.csv is the intermediate CSV text, sheet?.sheetName the matched sheet
+ * import assert from "node:assert/strict";
+ * const ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+ * const str = (ref: string, s: string) => `<c r="${ref}" t="inlineStr"><is><t>${s}</t></is></c>`;
+ * const rows = `<row r="1">${str("A1", "Bank report")}</row><row r="2">${str("A2", "Date")}${str("B2", "Amount")}` +
+ *   `</row><row r="3">${str("A3", "2024-01-02")}<c r="B3"><v>12.50</v></c></row>`;
+ * const workbookBytes = zipSync({
+ *   "xl/workbook.xml": strToU8(`<workbook ${ns}><sheets><sheet name="CASH OPERATION 2024" r:id="s1"/></sheets></workbook>`),
+ *   "xl/_rels/workbook.xml.rels": strToU8(
+ *     `<Relationships><Relationship Id="s1" Type="/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+ *   ),
+ *   "xl/worksheets/sheet1.xml": strToU8(`<worksheet ${ns}><sheetData>${rows}</sheetData></worksheet>`),
+ * });
+ * const sheet = await extractSheetCsv(workbookBytes, { name: "CASH OPERATION", headerRow: 2 });
+ * assert.deepEqual(sheet, { sheetName: "CASH OPERATION 2024", csv: "Date,Amount\n2024-01-02,12.5\n" });
  * ```
  * @module
  */
