@@ -2,11 +2,19 @@
  * The evaluation context of one input file: its columns, the template's maps and settings. Row fields and
  * the record number are set per record by the evaluators; lookups after pre_pass.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { newEvalContext } from "./context.ts";
+ * import { planTemplate } from "./plan.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h]"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const plan = planTemplate(config.templates[0], config.maps);
  * const ctx = newEvalContext(plan, new Map([["Date", 0]]), "statement");
+ * assert.equal(ctx.columns.get("Date"), 0);
+ * assert.equal(ctx.filename, "statement");
  * ```
  * @module
  */

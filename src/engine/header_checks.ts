@@ -2,11 +2,20 @@
  * What bxp warns about once it knows a file's header: too many columns, duplicate names (a `[Name]` reads
  * the rightmost), and field references that look like typos of a real column.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
- * const { names, warnings } = checkHeader(header.names, plan, "a.csv");
+ * ```ts
+ * import { checkHeader } from "./header_checks.ts";
+ * import { planTemplate } from "./plan.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h]"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const plan = planTemplate(config.templates[0], config.maps);
+ * const { names, warnings, typos } = checkHeader(["H", "x", "x"], plan, "a.csv");
+ * assert.deepEqual(names, ["H", "x", "x"]);
+ * assert.match(warnings[0], /duplicate column header 'x' at columns 2, 3/);
+ * assert.match(typos[0], /unknown field 'h' .* did you mean 'H'\?/);
  * ```
  * @module
  */

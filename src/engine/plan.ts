@@ -2,12 +2,17 @@
  * A template compiled for the engine: every expression compiled once, rule skip-sets and output columns
  * resolved, so the per-row work is evaluation only.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
+ * ```ts
  * import { planTemplate } from "./plan.ts";
- * const plan = planTemplate(template, globalMaps); // throws ExprError on a broken expression
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h]"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const plan = planTemplate(config.templates[0], config.maps); // throws ExprError on a broken expression
+ * assert.deepEqual(plan.outputHeaders, ["v"]);
+ * assert.equal(plan.slotNames[plan.outputSlots[0]], "$v");
  * ```
  * @module
  */

@@ -2,14 +2,18 @@
  * Output row writers for the engine: CSV or JSON bytes per the template's output dialect, buffered in
  * large pieces that the engine drains and writes between input chunks.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
- * const w = createRowWriter(template);
+ * ```ts
+ * import { createRowWriter } from "./row_writers.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h]"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const w = createRowWriter(config.templates[0], ["a", "b"]);
  * w.writeHeader(["a", "b"]);
  * w.writeRow(["1", "2"]);
- * w.drain(); // Uint8Array of "a,b\n1,2\n"
+ * assert.equal(new TextDecoder().decode(w.drain()!), "a,b\n1,2\n");
  * ```
  * @module
  */

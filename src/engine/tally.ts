@@ -4,12 +4,18 @@
  * each whole-expression `DATE_CONVERT` variable fared. Kept cheap (a few comparisons per row) and plain data,
  * so a parallel block's tally travels back from its worker and merges in block order.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
- * const tally = newTally(plan);
- * mergeTally(tally, blockResult.tally);
+ * ```ts
+ * import { mergeTally, newTally } from "./tally.ts";
+ * import assert from "node:assert/strict";
+ * const tally = newTally(0); // one per file; 0: no DATE_CONVERT variables watched
+ * const block = newTally(0); // what one block of the file saw
+ * block.noRuleMatch = 2;
+ * block.filled.push(1);
+ * mergeTally(tally, block);
+ * mergeTally(tally, block);
+ * assert.equal(tally.noRuleMatch, 4);
+ * assert.deepEqual(tally.filled, [1]);
  * ```
  * @module
  */
