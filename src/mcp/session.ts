@@ -7,13 +7,7 @@
  */
 
 import { type ByteReader, serveStdio } from "./protocol/mod.ts";
-import {
-  createHttpHandler,
-  DEFAULT_SHUTDOWN_GRACE_MS,
-  type Http1Server,
-  MCP_PATH,
-  serveHttp1,
-} from "./protocol/mod.ts";
+import type { Http1Server } from "./protocol/http_listener.ts";
 import { createBxpServer } from "./bxp_server.ts";
 import { ProjectRoot } from "./security/paths.ts";
 import { netAddress } from "./security/sandbox.ts";
@@ -89,12 +83,6 @@ export async function serveSession(options: SessionOptions): Promise<void> {
   });
 }
 
-/**
- * How long calls still running at a signal may take to answer when serving HTTP (then they are
- * cancelled); below {@link SIGNAL_SHUTDOWN_WAIT_MS} so the session ends in order.
- */
-export const HTTP_SHUTDOWN_GRACE_MS = DEFAULT_SHUTDOWN_GRACE_MS;
-
 /** The worker side: serve the session it is told about, stop it on request, then report its exit code. */
 export function workerMain(scope: {
   onmessage: ((event: MessageEvent<SessionStart | SessionStop>) => void) | null;
@@ -135,7 +123,7 @@ export function workerMain(scope: {
 /**
  * Serve MCP over Streamable HTTP until `signal` fires: each session its own bxp server (own simulations,
  * workspaces and children). At the signal new requests get 503, running calls get
- * {@link HTTP_SHUTDOWN_GRACE_MS} to answer, then every session ends (calls cancelled, children killed,
+ * the HTTP transport's `DEFAULT_SHUTDOWN_GRACE_MS` (5 s) to answer, then every session ends (calls cancelled, children killed,
  * workspaces removed) and the listener closes. Resolves with the exit code (1 when it could not listen).
  */
 export async function serveHttp(
@@ -145,6 +133,9 @@ export async function serveHttp(
   signal: AbortSignal,
 ): Promise<number> {
   const simulateHost = denoSimulateHost(logToStderr);
+  // Loaded here, not at the worker's start: a stdio session never needs the HTTP code.
+  const { createHttpHandler, DEFAULT_SHUTDOWN_GRACE_MS, MCP_PATH } = await import("./protocol/http.ts");
+  const { serveHttp1 } = await import("./protocol/http_listener.ts");
   const handler = createHttpHandler({
     createSession: () => createBxpServer({ log: logToStderr, simulateHost, root, allowWrite }),
     log: logToStderr,
@@ -192,7 +183,7 @@ export async function serveHttp(
     if (signal.aborted) resolve();
     else signal.addEventListener("abort", () => resolve(), { once: true });
   });
-  await handler.shutdown(HTTP_SHUTDOWN_GRACE_MS);
+  await handler.shutdown(DEFAULT_SHUTDOWN_GRACE_MS);
   await server.shutdown();
   return 0;
 }

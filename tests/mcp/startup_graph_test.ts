@@ -49,8 +49,11 @@ Deno.test("the session worker answers its handshake without the language: the to
     m === "src/mcp/tools/tool_core.ts" || m === "src/inspect/jobs.ts" || m.startsWith("npm:")
   );
   assert.deepEqual(core, [], `the session worker loads at startup: ${core.join(", ")}`);
-  // 84: a face (`trace/mod.ts`) is a module of its own; the language alone would add about 60.
-  assert.ok(workerGraph.length <= 84, `the session worker loads ${workerGraph.length} modules at startup`);
+  // 77: a face (`trace/mod.ts`) is a module of its own; the language alone would add about 60.
+  assert.ok(workerGraph.length <= 77, `the session worker loads ${workerGraph.length} modules at startup`);
+  // The HTTP transport (its handler, sessions, listener, bodies, streams) loads only with --http.
+  const http = workerGraph.filter((m) => /^src\/mcp\/protocol\/http/.test(m));
+  assert.deepEqual(http, [], `a stdio session loads the HTTP transport: ${http.join(", ")}`);
   // Moved, not dropped: the module the tools load on first need reaches the language and the library.
   const toolCore = await staticGraph("src/mcp/tools/tool_core.ts");
   for (

@@ -3,8 +3,15 @@
  * (`transport.ts`), and the stdio and Streamable HTTP transports. It knows nothing of bxp; tools are
  * registered by the application.
  *
+ * The Streamable HTTP transport is entered at its own two modules, not re-exported here: importing this
+ * face (as the stdio session does) must not load the HTTP code, about a tenth of the session worker's
+ * modules at start.
+ *
  * @module
  */
+
+// @entry ./http.ts
+// @entry ./http_listener.ts
 
 export {
   type ClientInfo,
@@ -78,7 +85,5 @@ export {
 export { MAX_LINE_BYTES } from "./line_splitter.ts";
 export { MAX_JSON_DEPTH } from "./guarded_json.ts";
 export { DEFAULT_MAX_ANSWER_BYTES } from "./answer_budget.ts";
-export { createHttpHandler, DEFAULT_SHUTDOWN_GRACE_MS, MCP_PATH } from "./http.ts";
-export { type Http1Server, serveHttp1 } from "./http_listener.ts";
 export { resultLine } from "./jsonrpc.ts";
 export { structuredJson } from "./tool_result.ts";
