@@ -23,14 +23,27 @@ interface DrainWaiter {
  * Owns the output stream's writer for the whole session. Writes are fire-and-forget for callers; a
  * failed stream is reported once to `log` and later messages are dropped (the peer is gone).
  *
- * Not run as a test: it writes to the session's real output stream.
+ * Here the output stream collects what it is given, as the session's stdout would take it:
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { SerialWriter } from "./serial_writer.ts";
+ * import assert from "node:assert/strict";
+ * const written: string[] = [];
+ * const decoder = new TextDecoder();
+ * const stream = new WritableStream<Uint8Array>({
+ *   write: (chunk) => void written.push(decoder.decode(chunk)),
+ * });
  * const out = new SerialWriter(stream, console.error);
  * out.writeLine('{"jsonrpc":"2.0","id":1,"result":{}}');
+ * out.writeLine('{"jsonrpc":"2.0","id":2,"result":{}}');
  * await out.flush();
  * out.release();
+ * assert.deepEqual(written, [
+ *   '{"jsonrpc":"2.0","id":1,"result":{}}\n',
+ *   '{"jsonrpc":"2.0","id":2,"result":{}}\n',
+ * ]);
+ * assert.equal(out.failed, false);
  * ```
  */
 export class SerialWriter {

@@ -22,11 +22,16 @@ export interface Captured {
  * Drain `stream` to its end, keeping the first `cap` bytes and counting (not buffering) the rest, so the
  * writer never blocks on a full pipe.
  *
- * Not run as a test: it reads a real child process's output.
+ * Here a stream of two 3-byte chunks stands in for a child's stdout, capped at 4 bytes:
  *
  * @example
- * ```ts ignore
- * const { bytes, dropped } = await readCapped(child.stdout, 1024);
+ * ```ts
+ * import { readCapped } from "./capture.ts";
+ * import assert from "node:assert/strict";
+ * const stdout = ReadableStream.from([new Uint8Array([1, 2, 3]), new Uint8Array([4, 5, 6])]);
+ * const { bytes, dropped } = await readCapped(stdout, 4);
+ * assert.deepEqual(bytes, new Uint8Array([1, 2, 3, 4]));
+ * assert.equal(dropped, 2);
  * ```
  */
 export async function readCapped(stream: ReadableStream<Uint8Array>, cap: number): Promise<Captured> {
