@@ -41,14 +41,23 @@ interface Pending {
  * Tracks the requests in flight to the client. Ids are strings of our own (`srv-1`, `srv-2`, ...) so they
  * can never collide with ids the client uses for its requests to us.
  *
- * Not run as a test: it needs a client that answers the request.
+ * Here the client's part is played by hand: the sent line is read back and its response settled.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { PeerRequests } from "./peer_requests.ts";
+ * import { toWireId } from "./jsonrpc.ts";
+ * import assert from "node:assert/strict";
  * const peer = new PeerRequests();
- * const answer = peer.start("roots/list", 5_000, (json) => writeLine(json));
+ * const sent: string[] = [];
+ * const answer = peer.start("roots/list", undefined, 5_000, (json) => void sent.push(json));
+ * const request = JSON.parse(sent[0]);
+ * assert.deepEqual(request, { jsonrpc: "2.0", id: "srv-1", method: "roots/list" });
  * // ... when the client's response line arrives:
- * peer.settle(id, { roots: [] }, undefined);
+ * const response = { jsonrpc: "2.0", id: request.id, result: { roots: [] } };
+ * assert.equal(peer.settle(toWireId(request.id), response), true);
+ * assert.deepEqual(await answer, { roots: [] });
+ * assert.equal(peer.size, 0);
  * ```
  */
 export class PeerRequests {
