@@ -7,12 +7,19 @@
  * State crosses records, so a template with `fill_down` converts serially (`blockInputBytes`) and the
  * partition modes refuse it: a block or piece cannot know the previous one's last row.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
- * const fill = FillDown.of(plan, columns);
- * rows.evalRecord(fill === null ? fields : fill.apply(fields), ...);
+ * ```ts
+ * import { FillDown } from "./fill_down.ts";
+ * import { planTemplate } from "./plan.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", fill_down: ["Date"], input_schema: {$v: "[Date]"},
+ *   row_rules: [{when: "1 = 1", rows: [{}]}], output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const plan = planTemplate(config.templates[0], config.maps);
+ * const fill = FillDown.of(plan, new Map([["Date", 0], ["Amount", 1]]))!; // null: nothing to fill
+ * assert.deepEqual(fill.apply(["2024-01-02", "5"]), ["2024-01-02", "5"]);
+ * assert.deepEqual(fill.apply(["", "7"]), ["2024-01-02", "7"]);
  * ```
  * @module
  */

@@ -4,12 +4,20 @@
  * an unquoted output, a `DATE_CONVERT` whose format never matched. Always computed (from the per-file
  * {@link RowTally}); reported as informational lines, written by `--findings-file`, and errors under `--strict`.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
- * const found = fileFindings({ plan, file: "a.csv", header, records: 10, rowsWritten: 0, tally });
- * found[0].code; // "zero_rows"
+ * ```ts
+ * import { fileFindings } from "./findings.ts";
+ * import { planTemplate } from "./plan.ts";
+ * import { newTally } from "./tally.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h]"}, row_rules: [{when: "[h] = 'x'", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const plan = planTemplate(config.templates[0], config.maps);
+ * const tally = { ...newTally(0), noRuleMatch: 10 };
+ * const found = fileFindings({ plan, dateChecks: [], file: "a.csv", header: ["h"], records: 10, rowsWritten: 0, tally });
+ * assert.equal(found[0].code, "zero_rows");
  * ```
  * @module
  */
@@ -254,12 +262,13 @@ export function fileFindings(o: FileOutcome): Finding[] {
  * never "ok": it is a warning (exit 2) naming the file, the first record, the column and the setting to change.
  * A line break does not break the row (the writer rewrites it) but changes the value: a warning too.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
- * findingWarning(finding, ",", "in");
- * // "warning: 'in/a.csv' record 1: output column 'name' holds the output delimiter ',' or a line break ..."
+ * ```ts
+ * import { findingWarning } from "./findings.ts";
+ * import assert from "node:assert/strict";
+ * const finding = { code: "unquoted_delimiter", template: "t", file: "a.csv", column: "name", record: 1, message: "" } as const;
+ * assert.match(findingWarning(finding, ",", "in")!, /^warning: 'in\/a.csv' record 1: output column 'name' holds/);
+ * assert.equal(findingWarning({ ...finding, code: "zero_rows" }, ",", "in"), null); // a finding only
  * ```
  */
 export function findingWarning(f: Finding, delimiter: string, dir: string): string | null {

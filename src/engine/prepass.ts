@@ -4,14 +4,24 @@
  * `aggregate` says otherwise (`first`, `sum`, `count`). Keys written by several records under last-wins are
  * noted, for the `prepass_key_collision` finding.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
- * const pp = new PrePassCollector(plan, ctx, trace, debug, "a.csv");
- * pp.evalRecord(fields, recordNum);
- * pp.tables; // block -> key -> field -> value
- * pp.writes; // block -> key -> how many records wrote it, the first two
+ * ```ts
+ * import { PrePassCollector } from "./prepass.ts";
+ * import { newEvalContext } from "./context.ts";
+ * import { planTemplate } from "./plan.ts";
+ * import { NULL_TRACE } from "./sinks.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", pre_pass: {fees: {when: "[Type] = 'Fee'", key: "[Order]", values: {fee: "[Amt]"}}},
+ *   input_schema: {$v: "[Order]"}, row_rules: [{when: "1 = 1", rows: [{}]}], output_schema: {v: "$v"}}}}`,
+ *   "c.json").config!;
+ * const plan = planTemplate(config.templates[0], config.maps);
+ * const ctx = newEvalContext(plan, new Map([["Type", 0], ["Order", 1], ["Amt", 2]]), "a");
+ * const pp = new PrePassCollector(plan, ctx, NULL_TRACE, null, "a.csv");
+ * pp.evalRecord(["Buy", "7", "100"], 1);
+ * pp.evalRecord(["Fee", "7", "2.5"], 2);
+ * assert.equal(pp.tables.get("fees")!.get("7")!.get("fee"), "2.5"); // block -> key -> field -> value
  * ```
  * @module
  */

@@ -2,12 +2,27 @@
  * One source record through a template: input_schema, the first matching row rule, its output rows with
  * overrides, the filename date filter, and the output and trace events — bxp's per-row semantics.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
- * const rows = new RowEvaluator(plan, ctx, sinks, options);
- * rows.evalRecord(fields, byteOffset, recordNum);
+ * ```ts
+ * import { RowEvaluator } from "./row_eval.ts";
+ * import { newEvalContext } from "./context.ts";
+ * import { planTemplate } from "./plan.ts";
+ * import { createRowWriter } from "./row_writers.ts";
+ * import { NULL_TRACE } from "./sinks.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h] & '!'"}, row_rules: [{when: "[h] = 'x'", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const plan = planTemplate(config.templates[0], config.maps);
+ * const ctx = newEvalContext(plan, new Map([["h", 0]]), "a");
+ * const out = createRowWriter(plan.template, plan.outputHeaders);
+ * const sinks = { out, combined: null, trace: NULL_TRACE, debug: null };
+ * const rows = new RowEvaluator(plan, ctx, sinks, { dateMin: "", dateMax: "", columnNames: ["h"] });
+ * rows.evalRecord(["x"], 2, 1); // fields, byte offset, record number
+ * rows.evalRecord(["y"], 4, 2); // no rule matches
+ * assert.equal(new TextDecoder().decode(out.drain()!), "x!\n");
+ * assert.equal(rows.tally.noRuleMatch, 1);
  * ```
  * @module
  */
