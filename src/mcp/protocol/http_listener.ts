@@ -19,12 +19,24 @@
  * produce bytes. The request's signal aborts when the peer goes away. HTTP/2 and TLS are not spoken: put
  * a reverse proxy in front for those.
  *
- * Not run as a test: it listens on a port (tests/mcp/protocol/http_listener_test.ts drives it through real sockets).
+ * It listens on a free loopback port here and answers one request from `fetch`
+ * (tests/mcp/protocol/http_listener_test.ts drives the edge cases through raw sockets):
  *
  * @example
- * ```ts ignore
- * const server = serveHttp1({ hostname: "127.0.0.1", port: 0 }, () => new Response("hi"));
- * await server.shutdown();
+ * ```ts
+ * import { serveHttp1 } from "./http_listener.ts";
+ * import assert from "node:assert/strict";
+ * const handler = (request: Request) => new Response(`hi ${request.method}`);
+ * const server = serveHttp1({ hostname: "127.0.0.1", port: 0 }, handler);
+ * const client = Deno.createHttpClient({});
+ * try {
+ *   const response = await fetch(`http://127.0.0.1:${server.addr.port}/`, { client });
+ *   assert.equal(response.status, 200);
+ *   assert.equal(await response.text(), "hi GET");
+ * } finally {
+ *   client.close();
+ *   await server.shutdown();
+ * }
  * ```
  * @module
  */
