@@ -348,11 +348,20 @@ export class McpServer implements TransportServer {
    * error response, when the client does not answer within `timeoutMs`, without an output, or once the
    * session is closed. Only ask for what the client advertised in its capabilities.
    *
-   * Not run as a test: it needs a connected client that answers.
+   * Here the client's response line is handed back by hand, as a transport would pass it on:
    *
    * @example
-   * ```ts ignore
-   * const result = await server.request("roots/list", undefined, 5_000);
+   * ```ts
+   * import { McpServer } from "./server.ts";
+   * import assert from "node:assert/strict";
+   * const sent: string[] = [];
+   * const server = new McpServer({ name: "demo", version: "1.0.0", send: (json) => void sent.push(json) });
+   * const answer = server.request("roots/list", undefined, 5_000);
+   * const { id, method } = JSON.parse(sent[0]);
+   * assert.equal(method, "roots/list");
+   * await server.handleLine(JSON.stringify({ jsonrpc: "2.0", id, result: { roots: [] } }));
+   * assert.deepEqual(await answer, { roots: [] });
+   * await server.close("example done");
    * ```
    */
   request(
