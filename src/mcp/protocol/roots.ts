@@ -37,12 +37,26 @@ const MAX_ROOT_URI_CHARS = 4096;
  * Follows the client's roots for one server. {@link ClientRoots.current} waits (bounded) for the answer
  * that is on its way, so a tool call that arrives right after the handshake sees the roots.
  *
- * Not run as a test: it needs a connected client that answers roots/list.
+ * Here the client's lines (handshake, then the answer to `roots/list`) are handed to the server by hand:
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { McpServer } from "./server.ts";
+ * import { ClientRoots } from "./roots.ts";
+ * import assert from "node:assert/strict";
+ * const sent: string[] = [];
+ * const server = new McpServer({ name: "demo", version: "1.0.0", send: (json) => void sent.push(json) });
  * const roots = new ClientRoots(server);
- * const state = await roots.current(); // { kind: "roots", roots: [{ uri: "file:///home/me/p" }] }
+ * const line = (message: object) => server.handleLine(JSON.stringify({ jsonrpc: "2.0", ...message }));
+ * const clientInfo = { name: "client", version: "1" };
+ * const params = { protocolVersion: "2025-06-18", capabilities: { roots: {} }, clientInfo };
+ * await line({ id: 1, method: "initialize", params });
+ * await line({ method: "notifications/initialized" });
+ * const question = JSON.parse(sent.at(-1)!);
+ * assert.equal(question.method, "roots/list");
+ * await line({ id: question.id, result: { roots: [{ uri: "file:///home/me/p" }] } });
+ * assert.deepEqual(await roots.current(), { kind: "roots", roots: [{ uri: "file:///home/me/p" }] });
+ * await server.close("example done");
  * ```
  */
 export class ClientRoots {
