@@ -138,11 +138,22 @@ export interface StdioOptions {
  * `maxConcurrent` messages (or `maxInFlightBytes` of them) are being handled, no further line is taken
  * from the input.
  *
- * Not run as a test: it serves the process's real stdin and stdout.
+ * The adapter passes `Deno.stdin.readable` and `Deno.stdout.writable`; here two in-memory streams stand in
+ * for them:
  *
  * @example
- * ```ts ignore
- * await serveStdio({ server, stdin: Deno.stdin.readable, stdout: Deno.stdout.writable, log: console.error });
+ * ```ts
+ * import { McpServer } from "./server.ts";
+ * import { serveStdio } from "./stdio.ts";
+ * import assert from "node:assert/strict";
+ * const server = new McpServer({ name: "demo", version: "1.0.0" });
+ * const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
+ * const stdin = ReadableStream.from([new TextEncoder().encode(ping)]);
+ * const lines: string[] = [];
+ * const decoder = new TextDecoder();
+ * const stdout = new WritableStream<Uint8Array>({ write: (chunk) => void lines.push(decoder.decode(chunk)) });
+ * assert.equal(await serveStdio({ server, stdin, stdout, log: console.error }), "eof");
+ * assert.deepEqual(lines, ['{"jsonrpc":"2.0","id":1,"result":{}}\n']);
  * ```
  */
 export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
