@@ -2,11 +2,28 @@
  * One input file through one template: header, unknown-field check, pre_pass, the main pass with output
  * written through a staged (temporary, then renamed) file, and the per-file warnings and trace frames.
  *
- * Not run as a test: it needs a real file system.
- *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { convertFile } from "./convert_file.ts";
+ * import { MemoryFs } from "./memory_fs.ts";
+ * import { planTemplate } from "./plan.ts";
+ * import { NULL_TRACE } from "./sinks.ts";
+ * import { newStats } from "./stats.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h]"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const fs = new MemoryFs("/p");
+ * fs.put("statement.csv", new TextEncoder().encode("h\nx\n"));
+ * const quiet = { info() {}, warning() {}, fatal() {}, debug() {} };
+ * const run = { plan: planTemplate(config.templates[0], config.maps), dir: ".", fs, reporter: quiet,
+ *   trace: NULL_TRACE, fresh: false, dryRun: false, debug: false, combined: null, parallel: null,
+ *   progress: null, strict: false };
+ * const stats = newStats();
  * await convertFile(run, "statement.csv", stats);
+ * assert.equal(new TextDecoder().decode(fs.get("statement.o")), "v\nx\n");
+ * assert.equal(stats.rowsOut, 1);
  * ```
  * @module
  */

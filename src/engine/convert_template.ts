@@ -2,11 +2,27 @@
  * One template over its data folder: select the input files by suffix, run each through
  * {@link convertFile} in name order, and maintain the optional combined output.
  *
- * Not run as a test: it needs a real file system.
- *
  * @example
- * ```ts ignore
- * const stats = await convertTemplate(plan, dir, env);
+ * ```ts
+ * import { convertTemplate } from "./convert_template.ts";
+ * import { MemoryFs } from "./memory_fs.ts";
+ * import { planTemplate } from "./plan.ts";
+ * import { NULL_TRACE } from "./sinks.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h]"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const fs = new MemoryFs("/p");
+ * fs.put("a.csv", new TextEncoder().encode("h\nx\n"));
+ * fs.put("b.csv", new TextEncoder().encode("h\ny\nz\n"));
+ * const quiet = { info() {}, warning() {}, fatal() {}, debug() {} };
+ * const env = { fs, reporter: quiet, trace: NULL_TRACE, fresh: false, dryRun: false, debug: false,
+ *   now: () => performance.now() };
+ * const { stats } = await convertTemplate(planTemplate(config.templates[0], config.maps), ".", env);
+ * assert.equal(stats.files, 2);
+ * assert.equal(stats.rowsOut, 3);
+ * assert.equal(new TextDecoder().decode(fs.get("b.o")), "v\ny\nz\n");
  * ```
  * @module
  */

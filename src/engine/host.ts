@@ -36,13 +36,17 @@ export interface StagedOutput {
 /**
  * A file opened for reads at any offset.
  *
- * Not run as a test: it needs a real file system.
- *
  * @example
- * ```ts ignore
- * const file = await fs.openRandomAccess("data/book.xlsx");
+ * ```ts
+ * import type { RandomAccessFile } from "./host.ts";
+ * import { MemoryFs } from "./memory_fs.ts";
+ * import assert from "node:assert/strict";
+ * const fs = new MemoryFs("/p");
+ * fs.put("data/book.xlsx", new Uint8Array(100).map((_, i) => i));
+ * const file: RandomAccessFile = await fs.openRandomAccess("data/book.xlsx");
  * try {
  *   const tail = await file.read(Math.max(0, file.size - 22), 22);
+ *   assert.deepEqual([tail.length, tail[0]], [22, 78]);
  * } finally {
  *   await file.close();
  * }

@@ -3,13 +3,22 @@
  * header line handled here) or a JSON array of objects (columns = union of keys, found by a first pass).
  * Records arrive in batches, one batch per input chunk, so callers can write output between batches.
  *
- * Not run as a test: it needs a real file system.
- *
  * @example
- * ```ts ignore
- * const src = new CsvRecordSource(fs, path, template, name);
- * const header = await src.readHeader();
- * await src.forEachRecord((fields, offset) => use(fields, offset), () => flushOutputs());
+ * ```ts
+ * import { CsvRecordSource } from "./record_source.ts";
+ * import { MemoryFs } from "./memory_fs.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h]"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const fs = new MemoryFs("/p");
+ * fs.put("a.csv", new TextEncoder().encode("h\nx\ny\n"));
+ * const src = new CsvRecordSource(fs, "a.csv", config.templates[0], "a.csv");
+ * assert.deepEqual((await src.readHeader()).names, ["h"]);
+ * const seen: [string[], number][] = [];
+ * await src.forEachRecord((fields, offset) => void seen.push([fields, offset]), () => Promise.resolve());
+ * assert.deepEqual(seen, [[["x"], 2], [["y"], 4]]); // fields and the byte offset of each record
  * ```
  * @module
  */

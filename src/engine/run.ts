@@ -2,12 +2,27 @@
  * A whole conversion run: zip and xlsx preparation, then the selected templates in declaration order,
  * with bxp's summary lines and the counters of `--debug=json`.
  *
- * Not run as a test: it needs a real file system.
- *
  * @example
- * ```ts ignore
- * const result = await runConversion({ config, templateId: null, dataOverride: null, configLabel }, env);
- * exitCodeOf(result.overall); // 0, 1 or 2
+ * ```ts
+ * import { runConversion } from "./run.ts";
+ * import { exitCodeOf } from "./stats.ts";
+ * import { MemoryFs } from "./memory_fs.ts";
+ * import { NULL_TRACE } from "./sinks.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h]"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const fs = new MemoryFs("/p");
+ * fs.put("a.csv", new TextEncoder().encode("h\nx\n"));
+ * const reporter = { info() {}, warning() {}, fatal() {}, debug() {} }; // where bxp's lines go
+ * const result = await runConversion(
+ *   { config, templateId: null, dataOverride: null, configLabel: "c.json" },
+ *   { fs, reporter, trace: NULL_TRACE, fresh: false, dryRun: false, debug: false, now: () => performance.now() },
+ * );
+ * assert.equal(exitCodeOf(result.overall), 0); // 0, 1 or 2
+ * assert.deepEqual(result.templates.map((t) => t.id), ["t"]);
+ * assert.equal(new TextDecoder().decode(fs.get("a.o")), "v\nx\n");
  * ```
  * @module
  */

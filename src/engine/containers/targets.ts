@@ -7,13 +7,20 @@
  * re-run works as before); any other existing file, and a name a bxp-cli config has, stops the run before
  * anything is written.
  *
- * Not run as a test: it needs a real file system.
- *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { SameContent } from "./targets.ts";
+ * import { MemoryFs } from "../memory_fs.ts";
+ * import assert from "node:assert/strict";
+ * const fs = new MemoryFs("/p");
+ * fs.put("data/a.csv", new TextEncoder().encode("h\nx\n"));
  * const same = new SameContent(fs.readChunks("data/a.csv"));
- * await same.write(piece);
- * if (!(await same.end())) throw new Error("differs");
+ * await same.write(new TextEncoder().encode("h\n"));
+ * await same.write(new TextEncoder().encode("x\n"));
+ * assert.equal(await same.end(), true); // the file holds exactly these bytes: nothing to write
+ * const other = new SameContent(fs.readChunks("data/a.csv"));
+ * await other.write(new TextEncoder().encode("h\ny\n"));
+ * assert.equal(await other.end(), false);
  * ```
  * @module
  */
