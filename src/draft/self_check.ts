@@ -4,14 +4,19 @@
  * expected — every data record written, every other record skipped by a rule that says why, no expression
  * error, no finding. What does not hold is listed in `problems`, never hidden.
  *
- * Not run as a test: it needs the drafter's own expectation of the sample (draftConfig builds it and calls
- * this; tests/draft/ run it).
- *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { selfCheck } from "./self_check.ts";
+ * import assert from "node:assert/strict";
+ * const configText = `{conversion_templates: {bank: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".out.csv", input_schema: {$day: "[Day]", $amount: "[Amount]"},
+ *   row_rules: [{when: "1 = 1", rows: [{}]}], output_schema: {day: "$day", amount: "$amount"}}}}`;
+ * const sampleBytes = new TextEncoder().encode("Day,Amount\n2024-01-02,5\n2024-01-03,7\n2024-01-04,9\n");
+ * const expected = { dataRecords: 3, skipped: {} }; // what the drafter's sniffer classified
  * const check = await selfCheck(configText, "bank", "bank.csv", sampleBytes, expected);
- * check.ok;        // true
- * check.rows_out;  // 3
+ * assert.deepEqual(check.problems, []);
+ * assert.equal(check.ok, true);
+ * assert.equal(check.rows_out, 3);
  * ```
  * @module
  */

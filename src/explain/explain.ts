@@ -7,14 +7,22 @@
  * explanation can never disagree with what bxp-cli writes); the per-expression details come from evaluating
  * the plan's compiled expressions one by one in the same context.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
- * const plan = planTemplate(template, config.maps);
+ * ```ts
+ * import { explainRecord } from "./explain.ts";
+ * import { planTemplate } from "../engine/mod.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$n: "[Amount] * 2"},
+ *   row_rules: [{when: "[Type] = 'Buy'", rows: [{}]}], output_schema: {n: "$n"}}}}`, "c.json").config!;
+ * const plan = planTemplate(config.templates[0], config.maps);
  * const ex = explainRecord({ plan, columnNames: ["Type", "Amount"], fields: ["Buy", "10"], recordNum: 1 });
- * ex.outcome; // "written"
- * ex.winner; // 0
+ * assert.equal(ex.outcome, "written");
+ * assert.equal(ex.winner, 0); // the first rule matched
+ * assert.deepEqual(ex.written, [["20"]]);
+ * const sell = explainRecord({ plan, columnNames: ["Type", "Amount"], fields: ["Sell", "5"], recordNum: 2 });
+ * assert.equal(sell.outcome, "no_rule_match");
  * ```
  * @module
  */

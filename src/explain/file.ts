@@ -3,12 +3,22 @@
  * filename date range, pre_pass tables) so a single record can be listed or explained in its real context.
  * Pure: the file system is the engine's injected {@link EngineFs}.
  *
- * Not run as a test: it needs a real file system.
- *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { explainFileRecord, readFileRecords } from "./file.ts";
+ * import { MemoryFs, planTemplate } from "../engine/mod.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$n: "[Amount] * 2"},
+ *   row_rules: [{when: "[Type] = 'Buy'", rows: [{}]}], output_schema: {n: "$n"}}}}`, "c.json").config!;
+ * const plan = planTemplate(config.templates[0], config.maps);
+ * const fs = new MemoryFs("/p");
+ * fs.put("statement.csv", new TextEncoder().encode("Type,Amount\nBuy,10\nSell,5\n"));
  * const file = await readFileRecords(fs, plan, "./statement.csv", "statement.csv", { limit: 1000 });
- * const ex = await explainFileRecord(fs, plan, "./statement.csv", "statement.csv", 3);
+ * assert.deepEqual(file.records.map((r) => r.fields), [["Buy", "10"], ["Sell", "5"]]);
+ * const ex = await explainFileRecord(fs, plan, "./statement.csv", "statement.csv", 2);
+ * assert.equal(ex?.outcome, "no_rule_match");
  * ```
  * @module
  */
