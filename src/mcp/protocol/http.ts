@@ -155,12 +155,28 @@ const encoder = new TextEncoder();
  * It builds the parts (the replies, the session table, the modern clients), sweeps idle ones out, and
  * leaves each request to `route`.
  *
- * Not run as a test: it serves HTTP on a real port.
+ * A server would call `http.handle(request)` for each request (`Deno.serve`, or `serveHttp1` of
+ * http_listener.ts); here requests are handed to it directly, so no port is opened:
  *
  * @example
- * ```ts ignore
- * const http = createHttpHandler({ createSession: () => newServer(), loopback: true, token: null });
- * Deno.serve({ hostname: "127.0.0.1", port: 8080 }, (request) => http.handle(request));
+ * ```ts
+ * import { McpServer } from "./server.ts";
+ * import { createHttpHandler } from "./http.ts";
+ * import assert from "node:assert/strict";
+ * const createSession = () => new McpServer({ name: "demo", version: "1.0.0" });
+ * const http = createHttpHandler({ createSession, loopback: true, token: null });
+ * const accept = "application/json, text/event-stream";
+ * const headers = { host: "127.0.0.1", "content-type": "application/json", accept };
+ * const clientInfo = { name: "client", version: "1" };
+ * const params = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo };
+ * const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params });
+ * const response = await http.handle(new Request("http://127.0.0.1/mcp", { method: "POST", headers, body }));
+ * assert.equal(response.status, 200);
+ * assert.equal((await response.json()).result.serverInfo.name, "demo");
+ * assert.ok(response.headers.has("mcp-session-id"));
+ * assert.equal(http.sessionCount, 1);
+ * await http.shutdown();
+ * assert.equal(http.sessionCount, 0);
  * ```
  */
 export function createHttpHandler(options: HttpOptions): HttpHandler {

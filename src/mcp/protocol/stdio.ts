@@ -149,11 +149,11 @@ export interface StdioOptions {
  * const server = new McpServer({ name: "demo", version: "1.0.0" });
  * const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
  * const stdin = ReadableStream.from([new TextEncoder().encode(ping)]);
- * const lines: string[] = [];
+ * const out: string[] = [];
  * const decoder = new TextDecoder();
- * const stdout = new WritableStream<Uint8Array>({ write: (chunk) => void lines.push(decoder.decode(chunk)) });
+ * const stdout = new WritableStream<Uint8Array>({ write: (bytes) => void out.push(decoder.decode(bytes)) });
  * assert.equal(await serveStdio({ server, stdin, stdout, log: console.error }), "eof");
- * assert.deepEqual(lines, ['{"jsonrpc":"2.0","id":1,"result":{}}\n']);
+ * assert.deepEqual(out, ['{"jsonrpc":"2.0","id":1,"result":{}}\n']);
  * ```
  */
 export async function serveStdio(options: StdioOptions): Promise<SessionEnd> {
