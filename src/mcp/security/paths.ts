@@ -20,13 +20,24 @@
  * process runs in between), which narrows the window without closing it. Files are opened with
  * O_NONBLOCK so a FIFO swapped in after the check cannot block the open; it is refused after fstat.
  *
- * Not run as a test: it reads a real project folder.
+ * Here a temporary folder is the project root:
  *
  * @example
- * ```ts ignore
- * const root = await ProjectRoot.open("/home/me/project");
- * const { text } = await root.readText("configs/bank.json5", { maxBytes: 1024 * 1024, what: "Config" });
- * await root.readText("../secret.json", { maxBytes: 1024, what: "Config" }); // throws PathGuardError
+ * ```ts
+ * import { PathGuardError, ProjectRoot } from "./paths.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * try {
+ *   await Deno.mkdir(`${dir}/configs`);
+ *   await Deno.writeTextFile(`${dir}/configs/bank.json5`, "{}");
+ *   const root = await ProjectRoot.open(dir);
+ *   const { text } = await root.readText("configs/bank.json5", { maxBytes: 1024 * 1024, what: "Config" });
+ *   assert.equal(text, "{}");
+ *   const outside = root.readText("../secret.json", { maxBytes: 1024, what: "Config" });
+ *   await assert.rejects(outside, (e) => e instanceof PathGuardError && e.reason === "outside-root");
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
+ * }
  * ```
  * @module
  */
