@@ -3,11 +3,20 @@
  * {@link InflateSession} while its pieces are read out, so reading, inflating and the caller's work overlap.
  * Memory stays within a few chunks and their output, whatever the member's size.
  *
- * Not run as a test: it starts worker threads.
- *
  * @example
- * ```ts ignore
- * for await (const piece of memberChunks(reader, entry, pool.session(entry))) await out.write(piece);
+ * ```ts
+ * import { memberChunks } from "./member_stream.ts";
+ * import { InflatePool } from "./pool.ts";
+ * import { bytesReader, readZipEntries } from "../../formats/zip/archive.ts";
+ * import { zipSync } from "fflate";
+ * import assert from "node:assert/strict";
+ * const data = new TextEncoder().encode("h\n" + "x,1\n".repeat(1000));
+ * const reader = bytesReader(zipSync({ "m.csv": [data, { level: 9 }] }));
+ * const [entry] = await readZipEntries(reader);
+ * const pool = InflatePool.local(); // the calling thread; InflatePool.start(n) gives worker sessions
+ * let size = 0;
+ * for await (const piece of memberChunks(reader, entry, pool.session(entry), 512)) size += piece.length;
+ * assert.equal(size, data.length);
  * ```
  * @module
  */

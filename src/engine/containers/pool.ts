@@ -5,15 +5,26 @@
  * without the worker module). For a worker's member the calling thread only moves bytes: it reads
  * compressed ranges, transfers them to the worker and writes what comes back.
  *
- * Not run as a test: it starts worker threads.
- *
  * @example
- * ```ts ignore
- * const pool = await InflatePool.start(2);
- * const session = pool.session({ method: 8, size, crc32, name: "a.csv" });
- * const sent = session.write(compressed, true);
- * for await (const piece of session.pieces()) use(piece);
- * pool.close();
+ * ```ts
+ * import { InflatePool } from "./pool.ts";
+ * import { deflateSync } from "fflate";
+ * import { crc32 } from "../../formats/zip/crc32.ts";
+ * import assert from "node:assert/strict";
+ * const data = new TextEncoder().encode("h\n" + "x,1\n".repeat(1000));
+ * // The calling-thread pool; `await InflatePool.start(2)` gives two worker threads with the same sessions and
+ * // close (too slow to start for an example).
+ * const pool = InflatePool.local();
+ * try {
+ *   const session = pool.session({ method: 8, size: data.length, crc32: crc32(data), name: "a.csv" });
+ *   const sent = session.write(deflateSync(data), true);
+ *   let size = 0;
+ *   for await (const piece of session.pieces()) size += piece.length;
+ *   await sent;
+ *   assert.equal(size, data.length);
+ * } finally {
+ *   pool.close();
+ * }
  * ```
  * @module
  */

@@ -3,15 +3,18 @@
  * given back at the end of the pass, before any template converts: the run's shared threads when it has
  * them, else threads started for the pass.
  *
- * Not run as a test: it starts worker threads.
- *
  * @example
- * ```ts ignore
- * const threads = new ContainerThreads(containerWorkerCount(env), env.workers ?? null);
+ * ```ts
+ * import { ContainerThreads, containerWorkerCount } from "./threads.ts";
+ * import assert from "node:assert/strict";
+ * const env = { parallel: null }; // a serial run: no inflate threads
+ * const threads = new ContainerThreads(containerWorkerCount(env));
  * try {
- *   const pool = await threads.pool();
+ *   const pool = await threads.pool(); // the calling-thread pool here; started threads with a count of 2+
+ *   assert.equal(pool, threads.local);
+ *   assert.equal(threads.available, false);
  * } finally {
- *   threads.close();
+ *   await threads.close();
  * }
  * ```
  * @module

@@ -10,11 +10,25 @@
  * name another archive of the folder unpacks to as well stops the run before any member is written. A file
  * already holding the member's exact bytes (an earlier run's copy) is compared, not rewritten.
  *
- * Not run as a test: it needs a real file system and worker threads.
- *
  * @example
- * ```ts ignore
- * const unpacked = await unpackArchive({ fs, dir: "data", zipName: "a.zip", options, threads, fresh: false });
+ * ```ts
+ * import { unpackArchive } from "./unpack_zip.ts";
+ * import { ContainerThreads } from "./threads.ts";
+ * import { MemoryFs } from "../memory_fs.ts";
+ * import { zipSync } from "fflate";
+ * import assert from "node:assert/strict";
+ * const csv = new TextEncoder().encode("h\nx\n");
+ * const fs = new MemoryFs("/p");
+ * fs.put("data/a.zip", zipSync({ "in/a.csv": csv, "notes.txt": new Uint8Array(3) }));
+ * const options = { entryPattern: ".csv", dirMode: "basename" as const, pathSeparator: "_" };
+ * const threads = new ContainerThreads(0); // 0: inflate on the calling thread
+ * try {
+ *   const unpacked = await unpackArchive({ fs, dir: "data", zipName: "a.zip", options, threads, fresh: false });
+ *   assert.equal(unpacked, 1);
+ *   assert.deepEqual(fs.get("data/a.csv"), csv);
+ * } finally {
+ *   await threads.close();
+ * }
  * ```
  * @module
  */
