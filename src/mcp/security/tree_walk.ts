@@ -8,12 +8,26 @@
  * and not a link; a folder that changed in between is reported as skipped, and nothing found in it is
  * kept.
  *
- * Not run as a test: it walks a real project folder.
+ * Here a temporary folder is the project root; the `.git` folder in it is skipped:
  *
  * @example
- * ```ts ignore
- * const root = await ProjectRoot.open(".");
- * const { files, truncated } = await walkTree(root, { accept: (p) => p.endsWith(".csv"), limit: 200 });
+ * ```ts
+ * import { ProjectRoot } from "./paths.ts";
+ * import { walkTree } from "./tree_walk.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * try {
+ *   await Deno.mkdir(`${dir}/in/.git`, { recursive: true });
+ *   for (const name of ["in/a.csv", "in/notes.txt", "in/.git/b.csv", "c.csv"]) {
+ *     await Deno.writeTextFile(`${dir}/${name}`, "x\n");
+ *   }
+ *   const root = await ProjectRoot.open(dir);
+ *   const { files, truncated } = await walkTree(root, { accept: (p) => p.endsWith(".csv"), limit: 200 });
+ *   assert.deepEqual(files.map((f) => [f.path, f.size]), [["c.csv", 2], ["in/a.csv", 2]]);
+ *   assert.equal(truncated, null);
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
+ * }
  * ```
  * @module
  */
