@@ -23,13 +23,26 @@
  * documented in the README: a swap that fools both the check before a call and the synchronous check
  * after it is not detected.
  *
- * Not run as a test: it writes into a real project folder.
+ * Here a temporary folder is the project root:
  *
  * @example
- * ```ts ignore
- * const root = await ProjectRoot.open(".");
- * const target = await checkWriteTarget(root, "configs/new.json5", CONFIG_WRITE_RULES);
- * await writeChecked(target, new TextEncoder().encode("{}"), { overwrite: false, rules: CONFIG_WRITE_RULES });
+ * ```ts
+ * import { ProjectRoot } from "./paths.ts";
+ * import { checkWriteTarget, CONFIG_WRITE_RULES, writeChecked } from "./safe_write.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * try {
+ *   await Deno.mkdir(`${dir}/configs`);
+ *   const root = await ProjectRoot.open(dir);
+ *   const target = await checkWriteTarget(root, "configs/new.json5", CONFIG_WRITE_RULES);
+ *   const options = { overwrite: false, rules: CONFIG_WRITE_RULES };
+ *   assert.equal(await writeChecked(target, new TextEncoder().encode("{}"), options), "created");
+ *   assert.equal(await Deno.readTextFile(`${dir}/configs/new.json5`), "{}");
+ *   const script = checkWriteTarget(root, "configs/new.sh", CONFIG_WRITE_RULES);
+ *   await assert.rejects(script, { name: "WriteRefusedError", reason: "extension" });
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
+ * }
  * ```
  * @module
  */
