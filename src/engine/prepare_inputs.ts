@@ -9,12 +9,27 @@
  * not write nor under a config's name (`containers/targets.ts`). A dry run gets a file system that keeps
  * every output in a private scratch folder (`DenoEngineFs` `writeAside`), so it writes nothing here either.
  *
- * Not run as a test: it needs a real file system and worker threads.
- *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { extractSheets, unpackZips } from "./prepare_inputs.ts";
+ * import { MemoryFs } from "./memory_fs.ts";
+ * import { NULL_TRACE } from "./sinks.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import { zipSync } from "fflate";
+ * import assert from "node:assert/strict";
+ * const template = loadConfig(`{conversion_templates: {t: {data_dir: "data", zip_input: {}, file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h]"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!.templates[0];
+ * const fs = new MemoryFs("/p");
+ * fs.put("data/a.zip", zipSync({ "a.csv": new TextEncoder().encode("h\nx\n") }));
+ * const quiet = { info() {}, warning() {}, fatal() {}, debug() {} };
+ * const env = { fs, reporter: quiet, trace: NULL_TRACE, fresh: false, dryRun: false, debug: false,
+ *   now: () => performance.now(), containerWorkers: 0 }; // 0: inflate on the calling thread
+ * const selected = [{ template, dir: "data", dirs: ["data"] }];
  * const zipStats = await unpackZips(selected, env);
- * const xlsxStats = await extractSheets(selected, env);
+ * const xlsxStats = await extractSheets(selected, env); // no xlsx_sheet: nothing to do
+ * assert.equal(zipStats.hasFatal || xlsxStats.hasFatal, false);
+ * assert.deepEqual(fs.get("data/a.csv"), new TextEncoder().encode("h\nx\n"));
  * ```
  * @module
  */

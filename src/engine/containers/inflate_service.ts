@@ -3,12 +3,24 @@
  * (`memberInflateStream`: native raw inflate, size and CRC-32 checked); chunks are acknowledged once taken,
  * pieces posted (transferred) as they come out.
  *
- * Not run as a test: it is a worker's own message loop.
- *
  * @example
- * ```ts ignore
- * const inflate = inflateService((msg, transfer) => self.postMessage(msg, transfer));
- * self.onmessage = (e) => isInflateRequest(e.data) && inflate(e.data);
+ * ```ts
+ * import { inflateService, isInflateRequest } from "./inflate_service.ts";
+ * import type { InflateRequest, InflateResponse } from "./protocol.ts";
+ * import { deflateSync } from "fflate";
+ * import { crc32 } from "../../formats/zip/crc32.ts";
+ * import assert from "node:assert/strict";
+ * // In the engine worker: `inflate` posts with self.postMessage, and self.onmessage hands it each request.
+ * const got: InflateResponse[] = [];
+ * const ended = Promise.withResolvers<void>();
+ * const inflate = inflateService((msg) => void (got.push(msg), msg.type === "end" && ended.resolve()));
+ * const data = new TextEncoder().encode("h\nx\n");
+ * const facts = { method: 8, size: data.length, crc32: crc32(data), name: "a.csv" };
+ * const requests: InflateRequest[] = [{ type: "open", id: 1, facts }, { type: "chunk", id: 1, chunk: deflateSync(data), final: true }];
+ * for (const msg of requests) if (isInflateRequest(msg)) inflate(msg);
+ * await ended.promise;
+ * const pieces = got.flatMap((m) => m.type === "piece" ? [...m.bytes] : []);
+ * assert.deepEqual(new Uint8Array(pieces), data);
  * ```
  * @module
  */
