@@ -21,15 +21,29 @@
  * step names a path that could be redirected. The process needs `--allow-ffi` for the C library's path
  * only (see deno.json's bxp-mcp task); {@link libcPath} finds that path.
  *
- * Not run as a test: it opens real files through libc.
+ * Here a temporary folder is the root (where {@link beneath} is null, as on Windows, nothing is opened):
  *
  * @example
- * ```ts ignore
- * const fs = beneath();
- * if (fs !== null) {
- *   const root = fs.openRoot("/home/me/project");
- *   const fd = fs.openBeneath(root, ["configs", "bank.json5"], "read");
- *   fs.close(fd);
+ * ```ts
+ * import { beneath } from "./beneath.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * try {
+ *   await Deno.mkdir(`${dir}/configs`);
+ *   await Deno.writeTextFile(`${dir}/configs/bank.json5`, "{}");
+ *   const fs = beneath();
+ *   if (fs !== null) {
+ *     await Deno.symlink(`${dir}/configs/bank.json5`, `${dir}/link.json5`);
+ *     const root = fs.openRoot(dir);
+ *     const fd = fs.openBeneath(root, ["configs", "bank.json5"], "read");
+ *     assert.equal(fs.fstat(fd).size, 2);
+ *     // A link is never followed:
+ *     assert.throws(() => fs.openBeneath(root, ["link.json5"], "read"), { name: "BeneathError" });
+ *     fs.close(fd);
+ *     fs.close(root);
+ *   }
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
  * }
  * ```
  * @module
