@@ -2,12 +2,21 @@
  * Evaluates one block of CSV lines exactly as the serial path evaluates the same records, into buffers the
  * engine appends in block order. Runs inside a worker (or in-process, for tests).
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
- * const session = new BlockSession(context);
- * const result = session.run(job);
+ * ```ts
+ * import { BlockSession } from "./block_eval.ts";
+ * import { loadConfig } from "../../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h] & '!'"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const context = { template: config.templates[0], globalMaps: config.maps, columnNames: ["h"], stem: "a",
+ *   dateMin: "", dateMax: "", debug: false, trace: false, sourceName: "a.csv", lookups: null };
+ * const session = new BlockSession(context); // one per file, in a worker
+ * const bytes = new TextEncoder().encode("x\ny\n"); // whole lines of the file's body
+ * const result = session.run({ kind: "main", bytes, baseOffset: 2, baseRecord: 0, last: true });
+ * assert.equal(new TextDecoder().decode(result.out), "x!\ny!\n");
+ * assert.equal(result.records, 2);
  * ```
  * @module
  */

@@ -2,12 +2,26 @@
  * The block side of the engine worker (`../worker.ts`): receives a file context, then blocks of CSV lines,
  * and answers each block with its evaluated output, trace frames and counters (see protocol.ts).
  *
- * Not run as a test: it is a worker's own message loop.
- *
  * @example
- * ```ts ignore
- * const blocks = blockService((msg, transfer) => self.postMessage(msg, transfer));
- * self.onmessage = (e) => blocks(e.data);
+ * ```ts
+ * import { blockService } from "./block_service.ts";
+ * import type { WorkerResponse } from "./protocol.ts";
+ * import { loadConfig } from "../../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h] & '!'"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const context = { template: config.templates[0], globalMaps: config.maps, columnNames: ["h"], stem: "a",
+ *   dateMin: "", dateMax: "", debug: false, trace: false, sourceName: "a.csv", lookups: null };
+ * // In the engine worker: `blocks` posts with self.postMessage, and self.onmessage hands it each request.
+ * const replies: WorkerResponse[] = [];
+ * const blocks = blockService((msg) => void replies.push(msg));
+ * blocks({ type: "file", context });
+ * const bytes = new TextEncoder().encode("x\n");
+ * blocks({ type: "block", id: 7, job: { kind: "main", bytes, baseOffset: 2, baseRecord: 0, last: true } });
+ * const [reply] = replies;
+ * assert.ok(reply.type === "result" && reply.id === 7);
+ * assert.equal(new TextDecoder().decode(reply.result.out), "x!\n");
  * ```
  * @module
  */
