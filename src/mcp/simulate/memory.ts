@@ -9,12 +9,18 @@
  * {@link libcPath}). The only path it ever opens is `/proc/<integer pid>/status`, read-only. Elsewhere
  * (macOS, Windows), or without that permission, there is no probe and only the heap cap applies.
  *
- * Not run as a test: it probes a real child process.
+ * The session probes bxp-cli's child process; here the example probes its own process:
  *
  * @example
- * ```ts ignore
- * const probe = residentProbe();
- * if (probe !== null) probe(child.pid); // bytes, or null once the process is gone
+ * ```ts
+ * import { residentProbe } from "./memory.ts";
+ * import assert from "node:assert/strict";
+ * const probe = residentProbe(); // null off Linux, or where the C library cannot be opened
+ * if (probe !== null) {
+ *   const rss = probe(Deno.pid); // bytes, or null once the process is gone
+ *   assert.ok(rss !== null && rss > 1024 * 1024);
+ *   assert.equal(probe(0), null); // not a process id
+ * }
  * ```
  * @module
  */
