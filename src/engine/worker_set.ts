@@ -9,17 +9,23 @@
  * worker (`worker.ts`), which answers both message families; session and block ids never collide
  * because each family's answers carry their own types.
  *
- * Not run as a test: it starts worker threads.
- *
  * @example
- * ```ts ignore
- * const set = new WorkerSet(navigator.hardwareConcurrency - 1);
- * const lease = set.lease();
- * if (lease !== null) {
+ * ```ts
+ * import { WorkerSet } from "./worker_set.ts";
+ * import assert from "node:assert/strict";
+ * // A run's set runs the engine worker (the default URL); a one-line echo worker keeps this example quick.
+ * const echo = new URL("data:text/javascript,self.onmessage = (e) => self.postMessage(e.data);");
+ * const set = new WorkerSet(1, echo); // a run: navigator.hardwareConcurrency - 1
+ * try {
+ *   const lease = set.lease()!;
+ *   assert.equal(set.lease(), null); // one user at a time: a second one goes without
+ *   const answer = new Promise((resolve) => lease.workers[0].onmessage = (e) => resolve(e.data));
  *   lease.workers[0].postMessage({ type: "ping" });
+ *   assert.deepEqual(await answer, { type: "ping" });
  *   lease.release();
+ * } finally {
+ *   set.close();
  * }
- * set.close();
  * ```
  * @module
  */
