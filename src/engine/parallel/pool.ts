@@ -2,14 +2,26 @@
  * A small pool of block workers. Blocks go out round-robin; each worker answers in the order it received
  * work, so callers that await results in submission order see the file's order.
  *
- * Not run as a test: it starts worker threads.
- *
  * @example
- * ```ts ignore
- * const pool = new BlockPool(2, workerSet); // or without a set: threads of its own
- * pool.setFile(context);
- * const result = await pool.submit(job);
- * pool.close();
+ * ```ts
+ * import { BlockPool } from "./pool.ts";
+ * import { loadConfig } from "../../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h] & '!'"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const context = { template: config.templates[0], globalMaps: config.maps, columnNames: ["h"], stem: "a",
+ *   dateMin: "", dateMax: "", debug: false, trace: false, sourceName: "a.csv", lookups: null };
+ * // 1: the calling thread alone; a run's pool is `new BlockPool(n, workerSet)`, n - 1 of them worker threads.
+ * const pool = new BlockPool(1);
+ * try {
+ *   pool.setFile(context);
+ *   const bytes = new TextEncoder().encode("x\ny\n");
+ *   const result = await pool.submit({ kind: "main", bytes, baseOffset: 2, baseRecord: 0, last: true });
+ *   assert.equal(new TextDecoder().decode(result.out), "x!\ny!\n");
+ * } finally {
+ *   pool.close();
+ * }
  * ```
  * @module
  */
