@@ -3,12 +3,33 @@
  * blocks concurrently, and results are applied strictly in block order, so outputs, trace frames, lookup
  * tables and counters are identical to the serial passes.
  *
- * Not run as a test: it starts worker threads.
- *
  * @example
- * ```ts ignore
- * const tables = await parallelPrePass(setup);
- * const counts = await parallelMainPass(setup, tables, sinks);
+ * ```ts
+ * import { parallelMainPass } from "./file_passes.ts";
+ * import { BlockPool } from "./pool.ts";
+ * import { MemoryFs } from "../memory_fs.ts";
+ * import { createRowWriter } from "../row_writers.ts";
+ * import { NULL_TRACE } from "../sinks.ts";
+ * import { loadConfig } from "../../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h] & '!'"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const context = { template: config.templates[0], globalMaps: config.maps, columnNames: ["h"], stem: "a",
+ *   dateMin: "", dateMax: "", debug: false, trace: false, sourceName: "a.csv", lookups: null };
+ * const fs = new MemoryFs("/p");
+ * fs.put("a.csv", new TextEncoder().encode("h\n" + "x\n".repeat(100)));
+ * const pool = new BlockPool(1); // the calling thread only; a run's pool has worker threads too
+ * const setup = { pool, blockSize: 64, fs, path: "a.csv", fileBytes: 202, name: "a.csv", context,
+ *   trace: NULL_TRACE, reporter: { info() {}, warning() {}, fatal() {}, debug() {} }, dateChecks: 0 };
+ * const out = createRowWriter(context.template, ["v"]);
+ * try {
+ *   const counts = await parallelMainPass(setup, null, out, null, () => Promise.resolve());
+ *   assert.equal(counts.records, 100);
+ *   assert.equal(new TextDecoder().decode(out.drain()!), "x!\n".repeat(100));
+ * } finally {
+ *   pool.close();
+ * }
  * ```
  * @module
  */
