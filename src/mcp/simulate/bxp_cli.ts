@@ -68,13 +68,22 @@ export function denoCliHost(): CliHost {
  * executable; under `deno run` (the executable is `deno` itself) it runs the project's bxp-cli entry with
  * the permission flags of the `bxp-cli` task in deno.json, the one place those flags are kept.
  *
- * Not run as a test: it looks for bxp-cli on the real file system.
+ * Under `deno test` the real host is `deno run` of this checkout; a compiled install is shown with a host
+ * whose executable is elsewhere and whose file check is stubbed:
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { denoCliHost, resolveBxpCli } from "./bxp_cli.ts";
+ * import assert from "node:assert/strict";
  * const cli = await resolveBxpCli(denoCliHost());
- * // compiled: { program: "/opt/bxp/bxp-cli", prefixArgs: [] }
- * // deno run: { program: "/usr/bin/deno", prefixArgs: ["run", "--no-prompt", ..., "/repo/src/cli/main.ts"] }
+ * assert.equal(cli.program, Deno.execPath());
+ * assert.equal(cli.prefixArgs[0], "run");
+ * assert.ok(cli.prefixArgs.includes("--no-prompt")); // the bxp-cli task's flags, from deno.json
+ * assert.match(cli.prefixArgs.at(-1)!, /src[\\/]cli[\\/]main\.ts$/);
+ * const host = { ...denoCliHost(), execPath: "/opt/bxp/bxp-mcp", os: "linux", exists: async () => true };
+ * const compiled = await resolveBxpCli(host);
+ * assert.match(compiled.program, /^[\\/]opt[\\/]bxp[\\/]bxp-cli$/); // beside the executable
+ * assert.deepEqual(compiled.prefixArgs, []);
  * ```
  */
 export async function resolveBxpCli(host: CliHost): Promise<CliCommand> {
