@@ -137,13 +137,21 @@ export const WORKER_START_TIMEOUT_MS = 10_000;
 /**
  * The pool. {@link EvalPool.run} resolves with the job's outcome or an {@link EvalStop}; it never rejects.
  *
- * Not run as a test: it starts worker threads.
+ * A job within the inline bounds, as here, is answered on this thread without starting a worker (the
+ * worker path is driven by tests/mcp/tools/eval_pool_test.ts):
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { EvalPool } from "./eval_pool.ts";
+ * import assert from "node:assert/strict";
  * const pool = new EvalPool();
- * const out = await pool.run({ kind: "eval", expr: "1 + 2", headers: null, fields: null }, AbortSignal.timeout(60_000));
- * pool.dispose();
+ * try {
+ *   const job = { kind: "eval", expr: "1 + 2", headers: null, fields: null } as const;
+ *   const out = await pool.run(job, new AbortController().signal);
+ *   assert.deepEqual(out, { text: JSON.stringify({ ok: true, value: "3" }) });
+ * } finally {
+ *   pool.dispose();
+ * }
  * ```
  */
 export class EvalPool {
