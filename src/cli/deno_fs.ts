@@ -15,12 +15,28 @@
  * With `writeAside` (a dry run), every output goes to a private scratch folder instead, where later reads
  * find it, and nothing in the data folders is written or removed.
  *
- * Not run as a test: it needs a real file system.
+ * The example reads a real temporary folder and writes no output (a first output also creates this user's
+ * `temp-proof.key`, which would outlive the example).
  *
  * @example
- * ```ts ignore
- * const fs = new DenoEngineFs("/work/project");
- * const out = await fs.createOutput("data/out.csvx", false);
+ * ```ts
+ * import { DenoEngineFs } from "./deno_fs.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * try {
+ *   await Deno.mkdir(`${dir}/data`);
+ *   await Deno.writeTextFile(`${dir}/data/a.csv`, "h\nx\n");
+ *   const fs = new DenoEngineFs(dir);
+ *   assert.deepEqual(await fs.listFiles("data"), ["a.csv"]);
+ *   const file = await fs.openRandomAccess("data/a.csv");
+ *   try {
+ *     assert.equal(new TextDecoder().decode(await file.read(2, 2)), "x\n");
+ *   } finally {
+ *     await file.close();
+ *   }
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
+ * }
  * ```
  * @module
  */

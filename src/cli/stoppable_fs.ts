@@ -4,11 +4,23 @@
  * of microtasks with no turn of the event loop, so no signal listener of the main thread runs; every one of
  * them reads and writes through the file system, so asking there stops them within a chunk.
  *
- * Not run as a test: it needs a real file system.
- *
  * @example
- * ```ts ignore
- * const fs = stoppableFs(new DenoEngineFs(dir), progress.stop);
+ * ```ts
+ * import { stoppableFs } from "./stoppable_fs.ts";
+ * import { MemoryFs, RunStopped } from "../engine/mod.ts";
+ * import assert from "node:assert/strict";
+ * const inner = new MemoryFs("/p"); // bxp-cli wraps its DenoEngineFs
+ * inner.put("a.csv", new TextEncoder().encode("h\nx\n"));
+ * let stopping = false; // bxp-cli: progress.stop, set by a signal
+ * const fs = stoppableFs(inner, { requested: () => stopping });
+ * const file = await fs.openRandomAccess("a.csv");
+ * try {
+ *   assert.equal((await file.read(0, 2)).length, 2);
+ *   stopping = true;
+ *   assert.throws(() => file.read(2, 2), RunStopped); // the run's next ranged read (or staged write) stops it
+ * } finally {
+ *   await file.close();
+ * }
  * ```
  * @module
  */
