@@ -2,12 +2,17 @@
  * bxp-cli's message routing: informational lines to stdout, warnings and fatals to stderr, all silenced by
  * `--quiet`, info silenced by `--trace`, and everything captured for the single `--debug=json` document.
  *
- * Not run as a test: it writes to the real stdout and stderr.
+ * The example uses the `--debug=json` mode, which captures messages instead of writing them (the other modes
+ * write to the real stdout and stderr).
  *
  * @example
- * ```ts ignore
- * const out = new CliReporter({ quiet: false, trace: false, debugJson: false, debug: false });
- * out.info("processing 'a.csv'\n");
+ * ```ts
+ * import { CliReporter } from "./reporter.ts";
+ * import assert from "node:assert/strict";
+ * const out = new CliReporter({ quiet: false, trace: false, debugJson: true, debug: false });
+ * out.info("processing 'a.csv'\n"); // silenced: stdout gets the --debug=json document alone
+ * out.warning("warning: 'a.csv' has a duplicate column header 'x'\n");
+ * assert.deepEqual(out.messages, ["warning: 'a.csv' has a duplicate column header 'x'"]);
  * ```
  * @module
  */

@@ -2,13 +2,23 @@
  * The BXTB trace of a CLI run, fanned out to stdout (`--trace`) and/or a file (`--trace-file`): frames are
  * encoded once and the same bytes go to both.
  *
- * Not run as a test: it writes to the real stdout.
+ * The example writes a trace file in a temporary folder (`toStdout: true` would write to the real stdout).
  *
  * @example
- * ```ts ignore
- * const trace = await TraceOut.open({ toStdout: true, file: null });
- * trace.done(0);
- * await trace.close();
+ * ```ts
+ * import { TraceOut } from "./trace_out.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * try {
+ *   const trace = await TraceOut.open({ toStdout: false, file: `${dir}/run.bxtb` }); // --trace-file
+ *   trace.fileStart(0, "t", "a.csv", ["h"]);
+ *   trace.done(0);
+ *   await trace.close();
+ *   const bytes = await Deno.readFile(`${dir}/run.bxtb`);
+ *   assert.equal(new TextDecoder().decode(bytes.subarray(0, 4)), "BXTB");
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
+ * }
  * ```
  * @module
  */

@@ -4,12 +4,14 @@
  * adding a mode is adding an entry to {@link CLI_COMMANDS}; `main.ts` asks {@link findCommand} first and the
  * usage text lists {@link commandsHelp}.
  *
- * Not run as a test: it reads the process's arguments and exits.
- *
  * @example
- * ```ts ignore
- * const command = await findCommand(Deno.args);
- * if (command !== null) Deno.exit(await (await command.load())(Deno.args));
+ * ```ts
+ * import { commandsHelp, findCommand } from "./mod.ts";
+ * import assert from "node:assert/strict";
+ * const command = await findCommand(["--validate", "bxp-cli.json"]); // main.ts passes Deno.args
+ * assert.equal(command?.flag, "--validate"); // main.ts then exits with `await (await command.load())(args)`
+ * assert.equal(await findCommand(["--config", "bxp-cli.json"]), null); // a conversion run
+ * assert.match(commandsHelp(), /^\nOther modes:\n {2}--list-templates/);
  * ```
  * @module
  */
