@@ -3,12 +3,30 @@
  * serial engine would evaluate the same records: the piece is streamed in blocks of whole lines through the
  * engine's own block evaluator (the one its worker threads use), numbering records from `firstRecord`.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
- * const out = await convertPiece(setup, facts, lookups, 1001, chunks, (bytes) => write(bytes));
- * out.records; // records of the piece
+ * ```ts
+ * import { convertPiece } from "./piece.ts";
+ * import { fileFacts } from "./setup.ts";
+ * import { planTemplate } from "../../engine/mod.ts";
+ * import { loadConfig } from "../../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h] & '!'"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const template = config.templates[0];
+ * const setup = { config, template, plan: planTemplate(template, config.maps), countedConfigWarnings: 0,
+ *   configMessages: [] }; // what loadSetup gives
+ * const facts = fileFacts(setup, "a.csv", new TextEncoder().encode("h\n")); // from the file's head
+ * async function* chunks() { // the piece: whole lines of the body, here records 1001 and 1002
+ *   yield new TextEncoder().encode("x\ny\n");
+ * }
+ * const parts: string[] = [];
+ * const out = await convertPiece(setup, facts, null, 1001, chunks(), (bytes) => {
+ *   parts.push(new TextDecoder().decode(bytes));
+ *   return Promise.resolve();
+ * });
+ * assert.equal(out.records, 2);
+ * assert.equal(parts.join(""), "x!\ny!\n");
  * ```
  * @module
  */

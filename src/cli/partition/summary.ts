@@ -3,12 +3,29 @@
  * findings and exit status a single bxp-cli run over the same files prints (bxp's per-file warnings, the
  * template's `summary:` and detail lines, the overall line). Pure: messages go to a {@link Reporter}.
  *
- * Not run as a test: a fragment of a run: it needs the plan, context and sinks a conversion builds (tests/engine/ run it whole).
- *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { summarize } from "./summary.ts";
+ * import { exitCodeOf, newTally, planTemplate } from "../../engine/mod.ts";
+ * import { loadConfig } from "../../config/mod.ts";
+ * import assert from "node:assert/strict";
+ * const config = loadConfig(`{conversion_templates: {t: {data_dir: ".", file_pattern_in: ".csv",
+ *   file_pattern_out: ".o", input_schema: {$v: "[h] & '!'"}, row_rules: [{when: "1 = 1", rows: [{}]}],
+ *   output_schema: {v: "$v"}}}}`, "c.json").config!;
+ * const template = config.templates[0];
+ * const setup = { config, template, plan: planTemplate(template, config.maps), countedConfigWarnings: 0,
+ *   configMessages: [] }; // what loadSetup gives
+ * const piece = { records: 2, rows_written: 2, expr_errors: 0, unbalanced_quotes: 0,
+ *   tally: { ...newTally(0), filled: [0] } }; // what --partition-convert printed for each piece
+ * const file = { name: "a.csv", head_b64: btoa("h\n"), sample_b64: btoa("h\nx\ny\n"), output: "a.o",
+ *   pieces: [piece, piece] };
+ * const lines: string[] = [];
+ * const reporter = { info: (t: string) => void lines.push(t), warning() {}, fatal() {}, debug() {} };
+ * const request = { dir: ".", files: [file], combined: null };
  * const stats = summarize(setup, request, reporter, { strict: false, elapsedMs: 1234 });
- * exitCodeOf(stats); // 0, 1 or 2
+ * assert.equal(exitCodeOf(stats), 0); // 0, 1 or 2
+ * assert.equal(stats.rowsOut, 4);
+ * assert.match(lines.join(""), /=== template: t ===/); // and bxp-cli's summary lines
  * ```
  * @module
  */
