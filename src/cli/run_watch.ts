@@ -6,14 +6,27 @@
  * record through {@link SharedProgress.stop}, whose answer ends the process right there (temporary files
  * removed, exit 130 / 143).
  *
- * Not run as a test: it starts a watcher thread and catches the process's signals.
+ * The example ends before the watcher thread would start (a run shorter than {@link WATCH_AFTER_MS} never
+ * starts it) and stands in for a signal with `requestStop`, which is what the thread does on one.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { startRunWatch } from "./run_watch.ts";
+ * import { SharedProgress } from "./progress.ts";
+ * import assert from "node:assert/strict";
+ * class Stopped extends Error {}
  * const progress = new SharedProgress();
- * const watch = startRunWatch(progress, (code) => stopNow("interrupted", code));
- * // ... the run; from a tenth of a second in, signals are caught however busy the main thread is
- * watch.close();
+ * // bxp-cli's onStop ends the process (stopNow); the watcher thread starts only after WATCH_AFTER_MS.
+ * const watch = startRunWatch(progress, (code) => {
+ *   throw new Stopped(`exit ${code}`);
+ * });
+ * try {
+ *   assert.equal(progress.stop!.requested(), false); // the engine's check once a record: go on
+ *   progress.requestStop(130); // what the watcher thread does on SIGINT
+ *   assert.throws(() => progress.stop!.requested(), Stopped);
+ * } finally {
+ *   watch.close(); // before the thread started: none is
+ * }
  * ```
  * @module
  */
