@@ -9,11 +9,32 @@
  * replaces a file this run did not write unless that file already holds its exact bytes (then nothing is
  * written), and never writes a file named like a bxp-cli config.
  *
- * Not run as a test: it needs a real file system and worker threads.
- *
  * @example
- * ```ts ignore
- * await extractWorkbook({ fs, dir: "data", book: "a.xlsx", specs, threads });
+ * ```ts
+ * import { extractWorkbook } from "./extract_sheet.ts";
+ * import { ContainerThreads } from "./threads.ts";
+ * import { MemoryFs } from "../memory_fs.ts";
+ * import { zipSync } from "fflate";
+ * import assert from "node:assert/strict";
+ * const xml = (text: string) => new TextEncoder().encode(text);
+ * const ns = "http://schemas.openxmlformats.org/", main = `xmlns="${ns}spreadsheetml/2006/main"`;
+ * const fs = new MemoryFs("/p"); // a one-sheet workbook: "n" over 5, the parts an .xlsx needs at least
+ * fs.put("data/a.xlsx", zipSync({
+ *   "xl/workbook.xml": xml(`<workbook ${main} xmlns:r="${ns}officeDocument/2006/relationships"><sheets>` +
+ *     `<sheet name="S" sheetId="1" r:id="r1"/></sheets></workbook>`),
+ *   "xl/_rels/workbook.xml.rels": xml(`<Relationships xmlns="${ns}package/2006/relationships"><Relationship ` +
+ *     `Id="r1" Type="${ns}officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`),
+ *   "xl/worksheets/sheet1.xml": xml(`<worksheet ${main}><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>n</t>` +
+ *     `</is></c></row><row r="2"><c r="A2"><v>5</v></c></row></sheetData></worksheet>`),
+ * }));
+ * const specs = [{ name: "S", headerRow: 1, outputSuffix: "_s.csv" }];
+ * const threads = new ContainerThreads(0); // 0: inflate on the calling thread
+ * try {
+ *   await extractWorkbook({ fs, dir: "data", book: "a.xlsx", specs, threads });
+ * } finally {
+ *   await threads.close();
+ * }
+ * assert.equal(new TextDecoder().decode(fs.get("data/a_s.csv")), "n\n5\n"); // beside the workbook
  * ```
  * @module
  */
