@@ -41,6 +41,8 @@
  * @module
  */
 
+import { concatBytes } from "../../util/bytes.ts";
+
 /** Default most connections open at once. */
 export const DEFAULT_MAX_CONNECTIONS = 512;
 
@@ -918,14 +920,7 @@ class RequestBody {
       }
     }
     if (got === 0) return null;
-    if (parts.length === 1) return parts[0];
-    const joined = new Uint8Array(got);
-    let at = 0;
-    for (const part of parts) {
-      joined.set(part, at);
-      at += part.length;
-    }
-    return joined;
+    return parts.length === 1 ? parts[0] : concatBytes(parts);
   }
 
   #done(): void {
