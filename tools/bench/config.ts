@@ -3,13 +3,18 @@
  * (a date parse, a numeric branch, a string concatenation), one pass-through variable per column, a row rule
  * that lets every row through, and an output of the three computed values followed by every column.
  *
- * Not run as a test: it writes a file.
+ * The config is built in memory; the bench writes `benchConfigText` next to its input.
  *
  * @example
- * ```ts ignore
- * import { benchConfigText } from "./config.ts";
- * import { workloadColumns } from "./workload.ts";
- * await Deno.writeTextFile("bxp-cli.json", benchConfigText(workloadColumns(16), "3expr"));
+ * ```ts
+ * import { benchConfig, benchOutputColumns } from "./config.ts";
+ * import assert from "node:assert/strict";
+ * const config = benchConfig(["id", "name"], "3expr");
+ * const t = (config.conversion_templates as Record<string, Record<string, unknown>>).bench;
+ * assert.equal(t.file_pattern_in, ".in.csv");
+ * assert.equal((t.input_schema as Record<string, string>).$col_name, "[name]"); // one pass-through per column
+ * assert.deepEqual(Object.keys(t.output_schema as object), ["date_iso", "category", "full_label", "id", "name"]);
+ * assert.deepEqual(benchOutputColumns(["id", "name"], "passthrough"), ["id", "name"]);
  * ```
  * @module
  */
