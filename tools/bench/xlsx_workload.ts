@@ -3,11 +3,26 @@
  * `ZipDeflate`): one sheet `Data` whose rows mix shared strings, numbers and date-styled serials, grown
  * until the compressed file reaches the wanted size. Deterministic for a seed; nothing is held whole.
  *
- * Not run as a test: it needs a real file system.
+ * The bench asks for 200 MB; the example writes a small one into a temporary folder and reads it back.
  *
  * @example
- * ```ts ignore
- * await writeXlsxWorkload(".bench/data/xlsx/book.xlsx", { targetBytes: 200e6, seed: 42 });
+ * ```ts
+ * import { writeXlsxWorkload, XLSX_COLUMNS } from "./xlsx_workload.ts";
+ * import { unzipSync } from "fflate";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * try {
+ *   const spec = { targetBytes: 3000, seed: 42, sharedStrings: 3 };
+ *   const { rows, bytes } = await writeXlsxWorkload(`${dir}/book.xlsx`, spec);
+ *   assert.ok(rows > 0 && bytes >= 3000);
+ *   const parts = unzipSync(await Deno.readFile(`${dir}/book.xlsx`));
+ *   const sheet = new TextDecoder().decode(parts["xl/worksheets/sheet1.xml"]);
+ *   const header = /<row r="1">(.*?)<\/row>/.exec(sheet)![1];
+ *   assert.deepEqual([...header.matchAll(/<t>(.*?)<\/t>/g)].map((m) => m[1]), XLSX_COLUMNS);
+ *   assert.ok(sheet.includes(`<row r="${rows + 1}">`) && !sheet.includes(`<row r="${rows + 2}">`));
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
+ * }
  * ```
  * @module
  */
