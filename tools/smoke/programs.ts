@@ -27,16 +27,24 @@ export interface ProgramSet {
 /**
  * The binaries `bxp-cli` and `bxp-mcp` (`.exe` on Windows) of `dir`; throws naming the missing file.
  *
- * Not run as a test: it needs compiled binaries in dist/.
+ * Only the files' presence is checked, so the example stands two empty files in for the binaries.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { fromBinDir } from "./programs.ts";
+ * import { join } from "node:path";
  * import assert from "node:assert/strict";
- * const set = await fromBinDir("dist/x86_64-unknown-linux-gnu", "linux");
- * assert.deepEqual(
- *   set.programs["bxp-mcp"],
- *   { command: "/abs/dist/x86_64-unknown-linux-gnu/bxp-mcp", prefixArgs: [] },
- * );
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * try {
+ *   await Deno.writeTextFile(join(dir, "bxp-cli.exe"), "");
+ *   await Deno.writeTextFile(join(dir, "bxp-mcp.exe"), "");
+ *   const set = await fromBinDir(dir, "windows");
+ *   assert.deepEqual(set.programs["bxp-mcp"], { command: join(dir, "bxp-mcp.exe"), prefixArgs: [] });
+ *   assert.equal(set.binDir, dir);
+ *   await assert.rejects(fromBinDir(dir, "linux"), /no bxp-cli in /);
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
+ * }
  * ```
  */
 export async function fromBinDir(dir: string, os: string): Promise<ProgramSet> {
