@@ -3,12 +3,19 @@
  * creates (`$HOME/.cache/bxp-ray-venv`), checked by importing Ray. Also the bxp-cli command line the job
  * should start (the `bxp-cli` task of deno.json, with an absolute entry path).
  *
- * Not run as a test: it looks for a Python with Ray on the machine.
+ * The example shows the paths and the command line; `findRayPython` is left out because it starts a Python
+ * process.
  *
  * @example
- * ```ts ignore
- * const env = await findRayPython();
- * if ("skip" in env) console.log(`skipped: ${env.skip}`);
+ * ```ts
+ * import { bxpCliCommand, RAY_JOB, REPO_ROOT } from "./ray_env.ts";
+ * import { join } from "node:path";
+ * import assert from "node:assert/strict";
+ * assert.equal(RAY_JOB, join(REPO_ROOT, "integrations", "ray", "bxp_ray.py"));
+ * assert.ok((await Deno.stat(RAY_JOB)).isFile);
+ * const cli = await bxpCliCommand();
+ * assert.deepEqual(cli.slice(0, 3), ["deno", "run", "--no-prompt"]);
+ * assert.equal(cli.at(-1), join(REPO_ROOT, "src/cli/main.ts")); // the entry, absolute
  * ```
  * @module
  */
