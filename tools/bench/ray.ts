@@ -4,12 +4,20 @@
  * outputs compared byte for byte. On two cores Ray adds overhead (cluster start, a process per piece, the
  * pieces' rows through the object store); the figure is there to keep the distributed path honest and exact.
  *
- * Not run as a test: it runs a Ray cluster.
+ * `benchRay` is not run by the example, because it starts a Ray cluster; the example renders the report
+ * section of results made by hand.
  *
  * @example
- * ```ts ignore
- * const r = await benchRay({ benchDir: ".bench", progress: console.error });
- * console.log(renderRaySection(r));
+ * ```ts
+ * import { renderRaySection } from "./ray.ts";
+ * import assert from "node:assert/strict";
+ * const skipped = renderRaySection({ kind: "skipped", reason: "no Python with Ray" });
+ * assert.ok(skipped.endsWith("\nSkipped: no Python with Ray\n"));
+ * const ran = renderRaySection({
+ *   kind: "ran", rows: 1000, inputMb: 0.1, pieces: 1, rayVersion: "2.0.0",
+ *   bxpCliSeconds: 1, raySeconds: 3, difference: null, error: null,
+ * });
+ * assert.ok(ran.includes("| 1000 × 16 | 0 | 1 | 1.00 | 3.00 | 3.00x | identical |"));
  * ```
  * @module
  */
