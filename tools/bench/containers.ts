@@ -4,11 +4,24 @@
  * bxp-cli run on them in a scratch folder, measured for wall time, peak RSS and the preparation section's own
  * time (the `summary:` line after `=== unpacking zip archives ===` / `=== preparing work environment ===`).
  *
- * Not run as a test: it runs bxp-cli processes over a bench folder.
+ * `runContainerPoint` is not run by the example, because it starts bxp-cli processes over a bench folder;
+ * the example checks the memory goal and renders the report of a result made by hand.
  *
  * @example
- * ```ts ignore
- * const result = await runContainerPoint(point, { benchDir, root, denoJson, repeat: 1, progress });
+ * ```ts
+ * import { containerGoals, renderContainerSection } from "./containers.ts";
+ * import { CONTAINER_POINTS } from "./points.ts";
+ * import assert from "node:assert/strict";
+ * const point = CONTAINER_POINTS[0]; // zip-4x500k-c16
+ * const result = {
+ *   point, inputBytes: 60e6, csvBytes: 240e6, wallMs: [2000, 3000, 2500], prepareMs: [400],
+ *   peakRssKb: 100 * 1024,
+ * };
+ * assert.deepEqual(containerGoals([result]), [
+ *   { goal: "peak RSS under 150 MB at `zip-4x500k-c16`", holds: true, detail: "100 MB" },
+ * ]);
+ * const table = renderContainerSection([result]);
+ * assert.ok(table.includes("| `zip-4x500k-c16` | 60 MB | 240 MB | 2.50 s | 0.40 s | 100 MB |"));
  * ```
  * @module
  */
