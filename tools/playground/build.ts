@@ -2,7 +2,7 @@
  * Builds the playground into a static folder: the page, its stylesheet, the page and worker bundles (made
  * by `deno bundle`, no CDN at run time) and `examples.json` with the bundled demo.
  *
- * Not run as a test: it needs a real file system.
+ * Not run as a test: it starts two `deno bundle` child processes to make the bundles.
  *
  * @example
  * ```ts ignore
