@@ -5,34 +5,10 @@
  * @module
  */
 
-/** A small deterministic PRNG (mulberry32): failures reproduce from the seed. */
-export class Rng {
-  #state: number;
-  constructor(seed: number) {
-    this.#state = seed >>> 0;
-  }
-  /** Uniform in [0, 1). */
-  next(): number {
-    let t = (this.#state = (this.#state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  /** Integer in [0, n). */
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  /** One element of `items`. */
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)];
-  }
-  /** `n` random decimal digits. */
-  digits(n: number): string {
-    let s = "";
-    for (let i = 0; i < n; i++) s += String(this.int(10));
-    return s;
-  }
-}
+import { Rng } from "../_support/rng.ts";
+
+/** The shared seeded PRNG (mulberry32): failures reproduce from the seed. */
+export { Rng };
 
 /** Hand-picked edge cases: range limits, zeros, signs, odd shapes. */
 export const EDGE_NUMBERS: readonly string[] = [
@@ -113,11 +89,11 @@ export function numericText(rng: Rng): string {
     return s;
   }
   if (r < 0.92) {
-    const mant = rng.digits(1 + rng.int(5)) + (rng.next() < 0.5 ? "." + rng.digits(rng.int(4)) : "");
+    const mant = rng.digits(1 + rng.below(5)) + (rng.next() < 0.5 ? "." + rng.digits(rng.below(4)) : "");
     return rng.pick(["", "-"]) + mant + rng.pick(["e", "E"]) + rng.pick(["", "+", "-"]) +
-      rng.digits(rng.int(5));
+      rng.digits(rng.below(5));
   }
-  const base = rng.digits(1 + rng.int(3)) + "," + rng.digits(3) +
+  const base = rng.digits(1 + rng.below(3)) + "," + rng.digits(3) +
     (rng.next() < 0.5 ? "." + rng.digits(2) : "");
   return rng.pick([base, " " + base, base + "x", "-" + base]);
 }

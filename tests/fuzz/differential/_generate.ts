@@ -12,7 +12,7 @@ import { FUNCTIONS } from "../../../src/lang/registry.ts";
 import type { ArgSpec, FunctionSpec } from "../../../src/lang/spec.ts";
 import { CONFIG_SCHEMA } from "../../../src/config/schema.ts";
 import { encodeString, type EncodingName } from "../../../src/formats/encoding.ts";
-import { Rng } from "./_rng.ts";
+import { Rng } from "../../_support/rng.ts";
 
 /** One input file of a case (in the data folder). */
 export interface CaseFile {

@@ -19,7 +19,7 @@ import {
   SimulateServer,
   writeCase,
 } from "./_paths.ts";
-import { Rng } from "./_rng.ts";
+import { Rng } from "../../_support/rng.ts";
 
 /** What to run. */
 export interface RunOptions {

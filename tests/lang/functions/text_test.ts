@@ -8,7 +8,7 @@ Deno.test("SPLIT_PART counts parts in JS numbers without changing any answer, hu
   const rng = new Rng(19);
   const ctx = emptyContext();
   for (let i = 0; i < 50_000; i++) {
-    const s = Array.from({ length: rng.int(10) }, () => rng.pick(["a", ".", "..", "bc", "-"])).join("");
+    const s = Array.from({ length: rng.below(10) }, () => rng.pick(["a", ".", "..", "bc", "-"])).join("");
     const delim = rng.pick([".", "..", "-", "x"]);
     const n = rng.pick([1n, 2n, 3n, 5n, 9n, 2n ** 31n - 1n, 2n ** 31n, 10n ** 20n]);
     const parts = s.split(delim);

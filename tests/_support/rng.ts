@@ -1,6 +1,7 @@
 /**
- * A small seeded pseudo-random generator (mulberry32) for the differential fuzzer: the same seed gives the
- * same cases on every machine, so a failure's seed replays it exactly.
+ * A small seeded pseudo-random generator (mulberry32), shared by the differential fuzzer and the
+ * fast-path property tests: the same seed gives the same values on every machine, so a failure's seed
+ * replays it exactly. Changing `next` changes every generated case of every seed.
  * @module
  */
 
@@ -20,9 +21,14 @@ export class Rng {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 
-  /** An integer in [lo, hi]. */
+  /** An integer in [lo, hi] (both ends included). */
   int(lo: number, hi: number): number {
     return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+
+  /** An integer in [0, n) (`n` excluded). */
+  below(n: number): number {
+    return Math.floor(this.next() * n);
   }
 
   /** True with probability `p`. */
@@ -32,7 +38,7 @@ export class Rng {
 
   /** One element of `items`. */
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
+    return items[this.below(items.length)];
   }
 
   /** `n` distinct elements of `items` (in random order). */
@@ -40,9 +46,16 @@ export class Rng {
     const pool = [...items];
     const out: T[] = [];
     while (out.length < n && pool.length > 0) {
-      out.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]);
+      out.push(pool.splice(this.below(pool.length), 1)[0]);
     }
     return out;
+  }
+
+  /** `n` random decimal digits. */
+  digits(n: number): string {
+    let s = "";
+    for (let i = 0; i < n; i++) s += String(this.below(10));
+    return s;
   }
 
   /** A seed for a sub-generator (one case), so cases do not shift when one changes. */
