@@ -5,35 +5,18 @@
  * modern era rather than fall back to `initialize`).
  */
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { entryArgs } from "../_support/processes.ts";
-import { BXP_TOOLS } from "../../src/mcp/tools/catalog.ts";
+import { connectV2Client, MODERN, type TextResult, TOOL_ORDER } from "./_support/v2_client.ts";
 
-const MODERN = "2026-07-28";
-
-/** The tools a server without --allow-write lists, in catalog order. */
-const TOOL_ORDER = BXP_TOOLS.filter((t) => !t.requiresWrite).map((t) => t.name);
-
-interface TextResult {
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
-
-async function connect(mode: "auto" | { pin: string }, tmpDir: string) {
+function connect(mode: "auto" | { pin: string }, tmpDir: string) {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: entryArgs("bxp-mcp"),
     env: { TMPDIR: tmpDir, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
     stderr: "pipe",
   });
-  const errors: unknown[] = [];
-  const client = new Client({ name: "bxp-mcp-v2-test", version: "1.0.0" }, { versionNegotiation: { mode } });
-  client.onerror = (error: unknown) => errors.push(error);
-  // A generous timeout: on a busy two-core machine the first answer waits for the process to start.
-  await client.connect(transport, { timeout: 60_000 });
-  return { client, errors };
+  return connectV2Client(transport, "bxp-mcp-v2-test", mode);
 }
 
 for (const mode of [{ pin: MODERN }, "auto"] as const) {

@@ -6,20 +6,9 @@
  * legacy mode, which must still get a session.
  */
 import assert from "node:assert/strict";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { BXP_TOOLS } from "../../../src/mcp/tools/catalog.ts";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { connectV2Client, MODERN, type TextResult, TOOL_ORDER } from "../_support/v2_client.ts";
 import { HttpServerProcess } from "./_support.ts";
-
-const MODERN = "2026-07-28";
-
-/** The tools a server without --allow-write lists, in catalog order. */
-const TOOL_ORDER = BXP_TOOLS.filter((t) => !t.requiresWrite).map((t) => t.name);
-
-interface TextResult {
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
 
 /** Connect a v2 client in `mode`, recording the session ids the server hands it. */
 async function connect(server: HttpServerProcess, mode: "auto" | "legacy" | { pin: string }) {
@@ -33,13 +22,7 @@ async function connect(server: HttpServerProcess, mode: "auto" | "legacy" | { pi
       return response;
     },
   });
-  const errors: unknown[] = [];
-  const client = new Client({ name: "bxp-mcp-v2-http-test", version: "1.0.0" }, {
-    versionNegotiation: { mode },
-  });
-  client.onerror = (error: unknown) => errors.push(error);
-  // Generous: on a busy two-core machine the first answer may wait for the session thread.
-  await client.connect(transport, { timeout: 60_000 });
+  const { client, errors } = await connectV2Client(transport, "bxp-mcp-v2-http-test", mode);
   return { client, errors, sessions };
 }
 
