@@ -60,36 +60,47 @@ Deno.test("the expected-failures baselines give a reason for every scenario and 
   }
 });
 
+/**
+ * Run `suite` with `selection` (which scenarios or requirements) against a fresh `bxp-mcp --http` and
+ * its `baseline`, check that the suite's baseline check passed, and hand its summary to `check` while
+ * the server still runs.
+ */
+async function checkSuite(
+  suite: string,
+  selection: string[],
+  baseline: string,
+  check: (summary: string) => void,
+): Promise<void> {
+  // The suite sends no bearer token: this one server runs without (the flag exists for that), the
+  // token itself is tested in attacks_test.ts.
+  const server = await HttpServerProcess.start(["--no-auth-on-loopback"]);
+  try {
+    const { code, text } = await runSuite(
+      ["server", "--url", server.url, ...selection, "--expected-failures", baseline],
+      suite,
+    );
+    const summary = text.slice(text.indexOf("=== SUMMARY ==="));
+    assert.equal(code, 0, `conformance baseline check failed:\n${summary}`);
+    assert.match(summary, /Baseline check passed/);
+    check(summary);
+  } finally {
+    await server.dispose();
+  }
+}
+
 Deno.test({
   name: "the official conformance suite passes every scenario that applies to bxp-mcp --http",
   ignore: unavailable !== null,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    // The suite sends no bearer token: this one server runs without (the flag exists for that), the
-    // token itself is tested in attacks_test.ts.
-    const server = await HttpServerProcess.start(["--no-auth-on-loopback"]);
-    try {
-      const { code, text } = await runSuite([
-        "server",
-        "--url",
-        server.url,
-        "--suite",
-        "all",
-        "--expected-failures",
-        BASELINE,
-      ]);
-      const summary = text.slice(text.indexOf("=== SUMMARY ==="));
-      assert.equal(code, 0, `conformance baseline check failed:\n${summary}`);
-      assert.match(summary, /Baseline check passed/);
+    await checkSuite(SUITE, ["--suite", "all"], BASELINE, (summary) => {
       // The transport scenarios are among those that must pass, not merely be absent.
       for (const scenario of ["server-initialize", "ping", "tools-list", "dns-rebinding-protection"]) {
         assert.match(summary, new RegExp(`✓ ${scenario}:`), scenario);
       }
       assert.doesNotMatch(summary, /✗ (server-sse-polling|server-sse-multiple-streams|resources-list):/);
-    } finally {
-      await server.dispose();
-    }
+    });
   },
 });
 
@@ -99,20 +110,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const server = await HttpServerProcess.start(["--no-auth-on-loopback"]);
-    try {
-      const { code, text } = await runSuite([
-        "server",
-        "--url",
-        server.url,
-        "--requirements",
-        "2026-07-28",
-        "--expected-failures",
-        MODERN_BASELINE,
-      ], MODERN_SUITE);
-      const summary = text.slice(text.indexOf("=== SUMMARY ==="));
-      assert.equal(code, 0, `conformance baseline check failed:\n${summary}`);
-      assert.match(summary, /Baseline check passed/);
+    await checkSuite(MODERN_SUITE, ["--requirements", "2026-07-28"], MODERN_BASELINE, (summary) => {
       // The sessionless transport and the modern core pass whole, not by the baseline's leave.
       for (
         const scenario of [
@@ -129,8 +127,6 @@ Deno.test({
       }
       // server-stateless: everything but the four checks of fixture tools.
       assert.match(summary, /✗ server-stateless: 2\d passed, 4 failed/);
-    } finally {
-      await server.dispose();
-    }
+    });
   },
 });
