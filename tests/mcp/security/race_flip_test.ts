@@ -16,34 +16,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { resultText, ServerProcess, type Wire } from "../_support/server_process.ts";
+import { type Attacker, INSIDE, makeBox, MARK, snapshot, startAttacker } from "./_race_setup.ts";
 
 const attacker = fileURLToPath(new URL("./fixtures/flip_attacker.ts", import.meta.url));
-const MARK = "OUTSIDE_SECRET";
 const SECONDS = Number(Deno.env.get("BXP_FLIP_SECONDS") ?? 10);
 /** Calls kept in flight, so calls also run while others wait on the disk. */
 const IN_FLIGHT = 24;
-
-const config = (description: string) =>
-  `{ conversion_templates: { t: { description: "${description}", data_dir: ".", file_pattern_in: ".csv", ` +
-  `file_pattern_out: ".out", input_schema: { $a: "UPPER([a])" }, output_schema: { A: "$a" } } } }`;
-const INSIDE = config("inside");
-
-/** Every entry under `dir` with its content (links as their target), for a before/after comparison. */
-async function snapshot(dir: string): Promise<Map<string, string>> {
-  const seen = new Map<string, string>();
-  const walk = async (at: string) => {
-    for await (const entry of Deno.readDir(at)) {
-      const path = join(at, entry.name);
-      if (entry.isSymlink) seen.set(path, `-> ${await Deno.readLink(path)}`);
-      else if (entry.isDirectory) {
-        seen.set(path, "dir");
-        await walk(path);
-      } else seen.set(path, await Deno.readTextFile(path));
-    }
-  };
-  await walk(dir);
-  return seen;
-}
 
 Deno.test({
   name:
@@ -51,49 +29,22 @@ Deno.test({
   ignore: Deno.build.os === "windows",
   sanitizeResources: false,
   async fn() {
-    const box = await Deno.realPath(await Deno.makeTempDir({ prefix: "bxp-flip-" }));
-    const root = join(box, "root");
-    const outside = join(box, "outside");
-    await Deno.mkdir(join(root, "sub"), { recursive: true });
-    await Deno.mkdir(outside);
-    await Deno.writeTextFile(join(root, "sub", "cfg.json5"), INSIDE);
-    await Deno.writeTextFile(join(root, "sub", "over.json"), INSIDE);
-    await Deno.writeTextFile(join(root, "sub", "in.csv"), "a\ninside\n");
-    await Deno.writeTextFile(join(outside, "cfg.json5"), config(MARK));
-    await Deno.writeTextFile(join(outside, "in.csv"), `a\n${MARK}\n`);
-    await Deno.writeTextFile(join(outside, "over.json"), config(MARK));
+    const { box, root, outside } = await makeBox("bxp-flip-");
     const outsideBefore = await snapshot(outside);
     const server = await ServerProcess.start(["--root", root, "--allow-write"]);
     const stopFile = join(box, "stop");
-    let child: Deno.ChildProcess | null = null;
+    let attack: Attacker | null = null;
     try {
       // Warm up (the tool core loads on first need) before the attack starts.
       await server.call("warm", "bxp_validate", { path: "sub/cfg.json5" });
       assert.ok(!(await server.response("warm", 120_000)).result.isError);
-      child = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--allow-read",
-          "--allow-write",
-          "--allow-ffi",
-          attacker,
-          join(root, "sub"),
-          outside,
-          stopFile,
-          "120000",
-        ],
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      for (let poll = 0;; poll++) {
-        try {
-          await Deno.lstat(`${stopFile}.ready`);
-          break;
-        } catch {
-          assert.ok(poll < 1200, "the attacker started");
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      }
+      attack = await startAttacker(
+        "attacker",
+        attacker,
+        ["--allow-read", "--allow-write", "--allow-ffi"],
+        [join(root, "sub"), outside, stopFile, "120000"],
+        stopFile,
+      );
       const answers = new Map<string, Wire>();
       const kinds = new Map<string, string>();
       let sent = 0;
@@ -144,11 +95,7 @@ Deno.test({
           if (Date.now() < deadline) await send();
         }
       }
-      await Deno.writeTextFile(stopFile, "");
-      const out = await child.output();
-      child = null;
-      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-      const flips = JSON.parse(new TextDecoder().decode(out.stdout)).flips as number;
+      const flips = await attack.stop();
 
       const leaked = [...answers.values()].filter((a) => JSON.stringify(a).includes(MARK));
       const outsideAfter = await snapshot(outside);
@@ -195,10 +142,7 @@ Deno.test({
       assert.equal(await Deno.readTextFile(join(root, "sub", "after.json")), INSIDE);
       assert.equal(await server.close(), 0);
     } finally {
-      if (child !== null) {
-        await Deno.writeTextFile(stopFile, "").catch(() => {});
-        await child.output().catch(() => {});
-      }
+      await attack?.abort();
       await server.dispose();
       await Deno.remove(box, { recursive: true });
     }

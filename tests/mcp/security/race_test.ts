@@ -9,83 +9,21 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { resultText, ServerProcess, type Wire } from "../_support/server_process.ts";
+import { INSIDE, makeBox, MARK, snapshot, startAttacker } from "./_race_setup.ts";
 
 const linux = Deno.build.os === "linux";
 const flipper = fileURLToPath(new URL("./fixtures/flipper.ts", import.meta.url));
-const MARK = "OUTSIDE_SECRET";
-
-const config = (description: string) =>
-  `{ conversion_templates: { t: { description: "${description}", data_dir: ".", file_pattern_in: ".csv", ` +
-  `file_pattern_out: ".out", input_schema: { $a: "UPPER([a])" }, output_schema: { A: "$a" } } } }`;
-const INSIDE = config("inside");
-
-/** Every file under `dir` with its content (links shown as their target), for before/after comparison. */
-async function snapshot(dir: string): Promise<Map<string, string>> {
-  const seen = new Map<string, string>();
-  const walk = async (at: string) => {
-    for await (const entry of Deno.readDir(at)) {
-      const path = join(at, entry.name);
-      if (entry.isSymlink) seen.set(path, `-> ${await Deno.readLink(path)}`);
-      else if (entry.isDirectory) {
-        seen.set(path, "dir");
-        await walk(path);
-      } else {
-        const info = await Deno.lstat(path);
-        seen.set(path, info.isFile ? await Deno.readTextFile(path) : "special");
-      }
-    }
-  };
-  await walk(dir);
-  return seen;
-}
 
 /** Start the flipper and wait until its loop runs; returns a stop function resolving to its flip count. */
 async function startFlipper(mode: string, target: string, other: string, stopFile: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-read",
-      "--allow-write",
-      flipper,
-      mode,
-      target,
-      other,
-      stopFile,
-      Deno.env.get("BXP_RACE_DWELL_MS") ?? "1",
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  for (let poll = 0;; poll++) {
-    try {
-      await Deno.lstat(`${stopFile}.ready`);
-      break;
-    } catch {
-      assert.ok(poll < 1200, "the flipper started");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return async (): Promise<number> => {
-    await Deno.writeTextFile(stopFile, "");
-    const out = await child.output();
-    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-    return JSON.parse(new TextDecoder().decode(out.stdout)).flips;
-  };
-}
-
-async function makeBox() {
-  const box = await Deno.realPath(await Deno.makeTempDir({ prefix: "bxp-race-" }));
-  const root = join(box, "root");
-  const outside = join(box, "outside");
-  await Deno.mkdir(join(root, "sub"), { recursive: true });
-  await Deno.mkdir(outside);
-  await Deno.writeTextFile(join(root, "sub", "cfg.json5"), INSIDE);
-  await Deno.writeTextFile(join(root, "sub", "in.csv"), "a\ninside\n");
-  await Deno.writeTextFile(join(root, "sub", "over.json"), INSIDE);
-  await Deno.writeTextFile(join(outside, "cfg.json5"), config(MARK));
-  await Deno.writeTextFile(join(outside, "in.csv"), `a\n${MARK}\n`);
-  await Deno.writeTextFile(join(outside, "over.json"), config(MARK));
-  return { box, root, outside };
+  const flipping = await startAttacker("flipper", flipper, ["--allow-read", "--allow-write"], [
+    mode,
+    target,
+    other,
+    stopFile,
+    Deno.env.get("BXP_RACE_DWELL_MS") ?? "1",
+  ], stopFile);
+  return () => flipping.stop();
 }
 
 Deno.test({
@@ -93,7 +31,7 @@ Deno.test({
     "a folder flipped to an outside link during hundreds of calls: nothing outside read, created or changed",
   ignore: !linux,
   async fn() {
-    const { box, root, outside } = await makeBox();
+    const { box, root, outside } = await makeBox("bxp-race-");
     const server = await ServerProcess.start(["--root", root, "--allow-write"]);
     const outsideBefore = await snapshot(outside);
     const stop = await startFlipper("dir", join(root, "sub"), outside, join(box, "stop"));
@@ -164,7 +102,7 @@ Deno.test({
   name: "a checked file swapped for a FIFO never blocks the server: ping answers and EOF exits",
   ignore: !linux,
   async fn() {
-    const { box, root } = await makeBox();
+    const { box, root } = await makeBox("bxp-race-");
     const fifo = join(root, "pipe.fifo");
     const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
     assert.equal(made.code, 0, "mkfifo");
