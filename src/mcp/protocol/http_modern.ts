@@ -12,7 +12,7 @@ import { ErrorCode } from "./jsonrpc.ts";
 import { MetaKey, ModernErrorCode, readEra } from "./modern.ts";
 import type { McpServer } from "./server.ts";
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "./versions.ts";
-import { EventStream } from "./http_stream.ts";
+import { EventStream, PostReply } from "./http_stream.ts";
 import { track } from "./settle.ts";
 
 /** A request the router refuses before the server sees it: HTTP status, JSON-RPC code and message. */
@@ -196,7 +196,7 @@ export class ModernClient {
   ): Promise<Response> {
     this.running++;
     let ended = false;
-    let stream: EventStream | null = null;
+    let reply: PostReply | null = null;
     const end = (why: string) => {
       if (ended) return;
       ended = true;
@@ -206,43 +206,31 @@ export class ModernClient {
       request.signal.removeEventListener("abort", onAbort);
     };
     const onAbort = () => {
-      stream?.close();
+      reply?.stream?.close();
       end("the client closed the request");
     };
     request.signal.addEventListener("abort", onAbort, { once: true });
     return new Promise<Response>((resolve) => {
-      let answered = false;
-      const send = (json: string) => {
-        const isNotification = json.startsWith('{"jsonrpc":"2.0","method"');
-        if (stream !== null) {
-          stream.send(json);
-          if (!isNotification) stream.close();
-        } else if (answered) {
-          // After a JSON answer nothing more belongs to this request.
-        } else if (!isNotification) {
-          answered = true;
-          headers.set("content-type", "application/json");
-          resolve(new Response(json, { status: modernStatus(json), headers }));
-        } else if (takesSse) {
+      const posted = new PostReply({
+        headers,
+        takesSse,
+        resolve,
+        status: modernStatus,
+        openStream: () => {
           headers.set("x-accel-buffering", "no");
-          const opened = new EventStream(
-            headers,
-            () => end("the response stream closed"),
-            this.#streamQueueBytes,
-          );
-          stream = opened;
-          answered = true;
-          resolve(opened.response);
-          opened.send(json);
-        } // a client that takes only JSON gets no notifications
-      };
-      const handled = this.server.handleLine(text, send, scope).finally(() => {
+          return new EventStream(headers, () => end("the response stream closed"), this.#streamQueueBytes);
+        },
+        // After a JSON answer nothing more belongs to this request.
+        dropped: () => {},
+      });
+      reply = posted;
+      const handled = this.server.handleLine(text, (json) => posted.send(json), scope).finally(() => {
         // A subscription stays open until the client closes it or the server ends it (its last answer).
-        const open = stream as EventStream | null;
+        const open = posted.stream;
         if (open !== null && !open.closed && this.server.hasSubscription(scope)) return;
         open?.close();
         end("answered");
-        if (!answered) resolve(new Response(null, { status: 202, headers }));
+        if (!posted.answered) resolve(new Response(null, { status: 202, headers }));
       });
       track(work, handled);
     });

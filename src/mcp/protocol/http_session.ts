@@ -12,7 +12,7 @@
  */
 
 import type { McpServer } from "./server.ts";
-import { DEFAULT_STREAM_QUEUE_BYTES, EventStream } from "./http_stream.ts";
+import { DEFAULT_STREAM_QUEUE_BYTES, EventStream, PostReply } from "./http_stream.ts";
 import { track } from "./settle.ts";
 import type { Transport } from "./transport.ts";
 
@@ -110,40 +110,31 @@ export class HttpSession implements Transport {
   answer(text: string, headers: Headers, takesSse: boolean): Promise<Response> {
     this.running++;
     return new Promise<Response>((resolve) => {
-      let stream: EventStream | null = null;
-      let answered = false;
-      const send = (json: string) => {
-        const isNotification = json.startsWith('{"jsonrpc":"2.0","method"');
-        if (stream !== null) {
-          stream.send(json);
-          if (!isNotification) stream.close();
-        } else if (answered) {
-          this.#log(`session ${this.label}: dropped a message sent after the answer`);
-        } else if (!isNotification) {
-          answered = true;
-          headers.set("content-type", "application/json");
-          resolve(new Response(json, { status: parseFailed(json) ? 400 : 200, headers }));
-        } else if (takesSse) {
+      const reply = new PostReply({
+        headers,
+        takesSse,
+        resolve,
+        status: (json) => parseFailed(json) ? 400 : 200,
+        openStream: () => {
           const opened = new EventStream(headers, (why) => {
             this.#postStreams.delete(opened);
             if (why === "not_reading") {
               this.#log(`session ${this.label}: dropped an event stream nobody read`);
             }
           }, this.#streamQueueBytes);
-          stream = opened;
           this.#postStreams.add(opened);
-          answered = true;
-          resolve(opened.response);
+          // What waited for a stream goes first, before this request's own messages.
           this.#flushPending(opened);
-          opened.send(json);
-        } // a client that takes only JSON gets no notifications
-      };
-      const work = this.server.handleLine(text, send).finally(() => {
+          return opened;
+        },
+        dropped: () => this.#log(`session ${this.label}: dropped a message sent after the answer`),
+      });
+      const work = this.server.handleLine(text, (json) => reply.send(json)).finally(() => {
         this.running--;
         this.lastActive = this.#now();
-        if (stream !== null) stream.close();
+        reply.stream?.close();
         // A cancelled call is never answered (the spec forbids it): end the request with no content.
-        if (!answered) resolve(new Response(null, { status: 202, headers }));
+        if (!reply.answered) resolve(new Response(null, { status: 202, headers }));
       });
       track(this.work, work);
     });

@@ -117,3 +117,67 @@ export class EventStream {
     this.#onClose(why);
   }
 }
+
+/** What a {@link PostReply} needs from the request it answers. */
+export interface PostReplyInit {
+  /** The response's headers (CORS, a session id); the content type is set here. */
+  headers: Headers;
+  /** Whether the client accepts `text/event-stream`. */
+  takesSse: boolean;
+  /** Hands the HTTP response over (once). */
+  resolve(response: Response): void;
+  /** The status of a JSON answer. */
+  status(json: string): number;
+  /** Open the event stream on `headers` (with whatever the caller attaches to it). */
+  openStream(): EventStream;
+  /** A message came after the JSON answer: it belongs to no response any more. */
+  dropped(): void;
+}
+
+/**
+ * How the messages of one POST go out, in both eras: the first message that is not a notification is
+ * the JSON answer; a notification before it opens an event stream (when the client takes one) that
+ * carries everything up to and including the answer; a client that takes only JSON gets no
+ * notifications.
+ */
+export class PostReply {
+  #stream: EventStream | null = null;
+  #answered = false;
+  readonly #init: PostReplyInit;
+
+  constructor(init: PostReplyInit) {
+    this.#init = init;
+  }
+
+  /** Whether a response (JSON or a stream) has been handed over. */
+  get answered(): boolean {
+    return this.#answered;
+  }
+
+  /** The event stream, once one is open. */
+  get stream(): EventStream | null {
+    return this.#stream;
+  }
+
+  /** Send one message of this request. */
+  send(json: string): void {
+    const init = this.#init;
+    const isNotification = json.startsWith('{"jsonrpc":"2.0","method"');
+    if (this.#stream !== null) {
+      this.#stream.send(json);
+      if (!isNotification) this.#stream.close();
+    } else if (this.#answered) {
+      init.dropped();
+    } else if (!isNotification) {
+      this.#answered = true;
+      init.headers.set("content-type", "application/json");
+      init.resolve(new Response(json, { status: init.status(json), headers: init.headers }));
+    } else if (init.takesSse) {
+      const opened = init.openStream();
+      this.#stream = opened;
+      this.#answered = true;
+      init.resolve(opened.response);
+      opened.send(json);
+    }
+  }
+}
