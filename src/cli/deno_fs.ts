@@ -45,6 +45,7 @@ import { basename, dirname, isAbsolute, join, resolve, sep } from "../util/host_
 import type { EngineFs, RandomAccessFile, ReadChunksOptions, StagedOutput } from "../engine/mod.ts";
 import { BufferRecycler } from "../engine/mod.ts";
 import { writeAll } from "../util/write_all.ts";
+import { pidRunning } from "../host/pid_probe.ts";
 
 const READ_CHUNK = 256 * 1024;
 
@@ -198,24 +199,6 @@ export function removeLiveTemps(): number {
   liveTemps.clear();
   removeScratchFolders();
   return removed;
-}
-
-/**
- * Whether process `pid` runs on this machine: true or false where the OS tells (`/proc` on Linux), null
- * where it cannot be known (then only the lock decides).
- */
-function pidRunning(pid: number): boolean | null {
-  try {
-    Deno.statSync("/proc/self");
-  } catch {
-    return null;
-  }
-  try {
-    Deno.statSync(`/proc/${pid}`);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Size of the buffers written bytes are copied into (one `write` system call each). */

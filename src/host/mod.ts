@@ -12,4 +12,7 @@
  * @module
  */
 
+// @entry ./pid_probe.ts
+
 export { libraryFolders, loadLibrary, readLibrary } from "./template_library.ts";
+export { pidRunning } from "./pid_probe.ts";

@@ -22,15 +22,14 @@ import { logToStderr } from "./stderr_log.ts";
 import { PathGuardError, ProjectRoot } from "./security/paths.ts";
 import { cliProgramFor, netAddress, type SandboxPlan, startSandboxedWorker } from "./security/sandbox.ts";
 import { readEnvQuietly } from "./read_env.ts";
+import { SIM_ROOT_NAME, tempBase } from "./temp_folders.ts";
 import {
   removeTokenFolder,
-  SIM_ROOT_NAME,
   sweepStaleTokenFolders,
-  tempBase,
   TOKEN_FILE_NAME,
   TOKEN_FOLDER_PREFIX,
   TOKEN_PID_FILE_NAME,
-} from "./temp_folders.ts";
+} from "./token_folder.ts";
 
 const encoder = new TextEncoder();
 
@@ -204,7 +203,7 @@ const TOKEN_REMOVE_WAIT_MS = 5_000;
 /**
  * The remover worker (see {@link TokenFolder.keepRemover}): on `{dir, files}`, removes each named file of
  * `dir`, then `dir` itself (never recursively), and answers whether `dir` is gone. Mirrors
- * `removeTokenFolder` of `temp_folders.ts` (a worker from a blob imports nothing).
+ * `removeTokenFolder` of `token_folder.ts` (a worker from a blob imports nothing).
  */
 const TOKEN_REMOVER_SOURCE = `
 self.onmessage = async (event) => {
