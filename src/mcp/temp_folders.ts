@@ -7,8 +7,6 @@
  * @module
  */
 
-import { join } from "../util/host_path.ts";
-
 /** Folder under the system temp folder that holds every workspace. */
 export const SIM_ROOT_NAME = "bxp-mcp-sim";
 
