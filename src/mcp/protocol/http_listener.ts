@@ -108,12 +108,8 @@ export interface Http1Info {
 export interface Http1Server {
   /** The bound address. */
   readonly addr: Deno.NetAddr;
-  /** Connections open now. */
-  readonly connections: number;
   /** Stop accepting, close idle connections, let requests in flight finish, then close them. */
   shutdown(): Promise<void>;
-  /** Settles when the server has shut down. */
-  readonly finished: Promise<void>;
 }
 
 /** A request the peer sent wrongly: answered with `status` and the connection closed. */
@@ -206,14 +202,8 @@ export function serveHttp1(
   })();
 
   let finished: Promise<void> | null = null;
-  let settle: () => void = () => {};
-  const whenFinished = new Promise<void>((resolve) => settle = resolve);
   return {
     addr,
-    get connections() {
-      return open.size;
-    },
-    finished: whenFinished,
     shutdown() {
       if (finished !== null) return finished;
       stopping = true;
@@ -230,7 +220,6 @@ export function serveHttp1(
         clearTimeout(timer);
         for (const connection of open) connection.closeNow();
         await Promise.all([...open].map((c) => c.done));
-        settle();
       })();
       return finished;
     },
